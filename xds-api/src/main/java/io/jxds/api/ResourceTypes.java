@@ -1,0 +1,31 @@
+package io.jxds.api;
+
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.jxds.api.decode.ClusterDecoder;
+import io.jxds.api.decode.EndpointsDecoder;
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.EndpointsUpdate;
+
+/** The resource types jxds understands today. */
+public final class ResourceTypes {
+  public static final String CLUSTER_TYPE_URL = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+  public static final String ENDPOINTS_TYPE_URL =
+      "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+
+  /** CDS: state of the world, so a cluster missing from a response was deleted. */
+  public static final ResourceType<ClusterUpdate> CLUSTER =
+      ResourceType.of(CLUSTER_TYPE_URL, "CDS", true, Cluster.class, Cluster::getName, ClusterDecoder::decode);
+
+  /** EDS: a response carries only what changed, so absence means unchanged. */
+  public static final ResourceType<EndpointsUpdate> ENDPOINTS =
+      ResourceType.of(
+          ENDPOINTS_TYPE_URL,
+          "EDS",
+          false,
+          ClusterLoadAssignment.class,
+          ClusterLoadAssignment::getClusterName,
+          EndpointsDecoder::decode);
+
+  private ResourceTypes() {}
+}

@@ -1,0 +1,28 @@
+package io.jxds.api;
+
+import io.grpc.Status;
+
+/**
+ * Receives one resource's changes from an {@link XdsClient}. Callbacks arrive on the executor the
+ * watcher was registered with, one at a time and in order.
+ *
+ * @param <T> the resource's model type
+ */
+public interface ResourceWatcher<T> {
+  /** The resource has a new value (called only when it differs from the last one delivered). */
+  void onUpdate(T value);
+
+  /**
+   * The control plane says the resource does not exist: it never arrived before the does-not-exist
+   * timer fired, or a state-of-the-world response left it out. Stop using the last value.
+   */
+  void onResourceDoesNotExist(String resourceName);
+
+  /**
+   * Something went wrong (the stream failed, or the control plane sent an invalid version). If a
+   * value was delivered before, it stays valid: keep using it. The status is always
+   * {@code UNAVAILABLE}; its description holds the original cause, the resource name and the node
+   * id (gRFC A54).
+   */
+  void onError(Status error);
+}

@@ -1,0 +1,43 @@
+package io.jxds.api;
+
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.EndpointsUpdate;
+import java.util.concurrent.Executor;
+
+/**
+ * Watches xDS resources over one ADS stream to a control plane, with a per-resource cache: a
+ * watcher of a cached resource gets its value at once, and a lost stream never throws cached
+ * values away.
+ *
+ * <p>All methods are thread-safe and return without waiting for the network.
+ */
+public interface XdsClient {
+  /**
+   * Starts watching a resource.
+   *
+   * @param type what kind of resource, e.g. {@link ResourceTypes#CLUSTER}
+   * @param name the resource's name
+   * @param watcher receives the resource's changes
+   * @param executor runs the watcher's callbacks, one at a time
+   * @return a handle whose {@link WatchHandle#cancel()} stops the watch
+   * @throws IllegalArgumentException if the same watcher object already watches this resource
+   */
+  <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor);
+
+  /** Watches a Cluster (CDS) resource. */
+  default WatchHandle watchCluster(String name, ResourceWatcher<ClusterUpdate> watcher, Executor executor) {
+    return watch(ResourceTypes.CLUSTER, name, watcher, executor);
+  }
+
+  /** Watches a ClusterLoadAssignment (EDS) resource. */
+  default WatchHandle watchEndpoints(
+      String name, ResourceWatcher<EndpointsUpdate> watcher, Executor executor) {
+    return watch(ResourceTypes.ENDPOINTS, name, watcher, executor);
+  }
+
+  /**
+   * The latest snapshot of the client's state. Never blocks, so it may be called from a watcher
+   * callback.
+   */
+  XdsClientStatus status();
+}

@@ -1,0 +1,27 @@
+package io.jxds.api;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An immutable snapshot of an {@link XdsClient}: the stream's state and every subscribed resource.
+ *
+ * @param connected whether the ADS stream is up and has received a response
+ * @param nodeId the node id the client identifies itself with
+ * @param resources every subscribed (or retained) resource, ordered by type URL then name
+ */
+public record XdsClientStatus(boolean connected, String nodeId, List<ResourceStatus> resources) {
+  public XdsClientStatus {
+    resources = List.copyOf(resources);
+  }
+
+  /** The status of one resource, if it is subscribed. */
+  public Optional<ResourceStatus> resource(String typeUrl, String name) {
+    for (ResourceStatus r : resources) {
+      if (r.typeUrl().equals(typeUrl) && r.name().equals(name)) {
+        return Optional.of(r);
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,55 @@
+package io.jxds.api.model;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A validated Cluster (CDS resource) of discovery type EDS.
+ *
+ * @param clusterName the cluster's {@code name}
+ * @param edsServiceName the name to watch endpoints under: {@code eds_cluster_config.service_name},
+ *     or the cluster name when that is empty
+ * @param lrsEnabled whether {@code lrs_server} asks for load reports to the same control plane
+ * @param maxConcurrentRequests the circuit breaker's {@code max_requests} for priority DEFAULT, an
+ *     unsigned 32-bit value (default {@value #DEFAULT_MAX_CONCURRENT_REQUESTS})
+ * @param lbPolicy the endpoint-picking policy
+ * @param upstreamTls present when the cluster's {@code transport_socket} asks for TLS
+ */
+public record ClusterUpdate(
+    String clusterName,
+    String edsServiceName,
+    boolean lrsEnabled,
+    long maxConcurrentRequests,
+    LbPolicy lbPolicy,
+    Optional<UpstreamTlsSettings> upstreamTls) {
+  /** gRFC A32's default when a cluster sets no circuit breaker. */
+  public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
+
+  public ClusterUpdate {
+    Objects.requireNonNull(clusterName, "clusterName");
+    Objects.requireNonNull(edsServiceName, "edsServiceName");
+    Objects.requireNonNull(lbPolicy, "lbPolicy");
+    Objects.requireNonNull(upstreamTls, "upstreamTls");
+    if (clusterName.isEmpty()) {
+      throw new IllegalArgumentException("clusterName must not be empty");
+    }
+    if (edsServiceName.isEmpty()) {
+      throw new IllegalArgumentException("edsServiceName must not be empty");
+    }
+    if (maxConcurrentRequests < 0 || maxConcurrentRequests > Weights.MAX_UINT32) {
+      throw new IllegalArgumentException(
+          "maxConcurrentRequests must be in [0, 2^32-1], got " + maxConcurrentRequests);
+    }
+  }
+
+  /** A plaintext round-robin cluster whose endpoints are watched under {@code edsServiceName}. */
+  public static ClusterUpdate of(String clusterName, String edsServiceName) {
+    return new ClusterUpdate(
+        clusterName,
+        edsServiceName,
+        false,
+        DEFAULT_MAX_CONCURRENT_REQUESTS,
+        LbPolicy.ROUND_ROBIN,
+        Optional.empty());
+  }
+}

@@ -1,0 +1,44 @@
+package io.jxds.api.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A validated ClusterLoadAssignment (EDS resource).
+ *
+ * @param clusterName the assignment's {@code cluster_name}: the EDS service name it answers
+ * @param localities every locality of non-zero weight, at every priority, in the control plane's
+ *     order; priorities are contiguous from 0
+ * @param dropOverloads drop categories, in order
+ * @param overprovisioningFactor {@code policy.overprovisioning_factor}, in percent (default 140)
+ */
+public record EndpointsUpdate(
+    String clusterName,
+    List<Locality> localities,
+    List<DropOverload> dropOverloads,
+    int overprovisioningFactor) {
+  /** Envoy's default {@code overprovisioning_factor}. */
+  public static final int DEFAULT_OVERPROVISIONING_FACTOR = 140;
+
+  public EndpointsUpdate {
+    Objects.requireNonNull(clusterName, "clusterName");
+    if (clusterName.isEmpty()) {
+      throw new IllegalArgumentException("clusterName must not be empty");
+    }
+    localities = List.copyOf(localities);
+    dropOverloads = List.copyOf(dropOverloads);
+    if (overprovisioningFactor < 0) {
+      throw new IllegalArgumentException(
+          "overprovisioningFactor must be >= 0, got " + overprovisioningFactor);
+    }
+  }
+
+  /** The number of priorities: one more than the highest priority of any locality. */
+  public int priorityCount() {
+    int max = -1;
+    for (Locality l : localities) {
+      max = Math.max(max, l.priority());
+    }
+    return max + 1;
+  }
+}
