@@ -1,0 +1,41 @@
+package io.jxds.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Smoke test: every benchmark method runs on a small state and does real work (no timing). */
+class ResponseHandlingBenchmarkTest {
+  @Test
+  void handlersNotifyEveryWatcherAndAck() throws Exception {
+    ResponseHandlingBenchmark.ClientState s = new ResponseHandlingBenchmark.ClientState();
+    s.clusters = 200;
+    s.endpoints = 2500;
+    s.setUp();
+    try {
+      ResponseHandlingBenchmark b = new ResponseHandlingBenchmark();
+      long before = s.updates;
+      b.cdsHandle(s);
+      assertThat(s.updates - before).isEqualTo(200); // every cluster changed
+      assertThat(s.feed.lastRequest().getResourceNamesCount()).isEqualTo(200);
+      assertThat(s.feed.lastRequest().hasErrorDetail()).isFalse();
+      b.cdsHandle(s);
+      assertThat(s.updates - before).isEqualTo(400);
+      long mid = s.updates;
+      b.edsHandle(s);
+      b.edsHandle(s);
+      assertThat(s.updates - mid).isEqualTo(2);
+      assertThat(s.feed.lastRequest().hasErrorDetail()).isFalse();
+      assertThat(b.cdsBaseline(s)).isPositive();
+      assertThat(b.edsBaseline(s)).isEqualTo(3); // 2500 endpoints in localities of 1000
+    } finally {
+      s.tearDown();
+    }
+  }
+
+  @Test
+  void heapFootprintIsMeasurable() throws Exception {
+    assertThat(HeapFootprint.perCluster(500)).isPositive();
+    assertThat(HeapFootprint.perEndpoint(2000)).isPositive();
+  }
+}
