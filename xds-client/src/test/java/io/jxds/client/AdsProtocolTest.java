@@ -351,6 +351,18 @@ class AdsProtocolTest {
   }
 
   @Test
+  void responseWithAnUnreadableResourceDeletesNothing() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    Any garbage = Any.newBuilder().setTypeUrl(CLUSTER_TYPE_URL).setValue(com.google.protobuf.ByteString.copyFromUtf8("\u00ff")).build();
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", garbage));
+    assertThat(call.lastRequest().hasErrorDetail()).isTrue();
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
+  }
+
+  @Test
   void ignoreResourceDeletionKeepsTheCluster() {
     newClient(b -> b.ignoreResourceDeletion(true));
     RecordingWatcher<TestCluster> a = watchCluster("a");

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *       update time advance anyway.
  *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name missing
  *       from a response was deleted, unless its does-not-exist timer is still pending (too early
- *       to tell) or the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once).
+ *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once), or
+ *       the response holds an {@code Any} whose name cannot be read (it may be the missing one).
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
  *       for watched names without a result; stopped by data, error, last cancel or stream close.
  *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
@@ -271,6 +272,8 @@ public final class ResourceCache {
     String version = response.getVersionInfo();
     Instant now = clock.instant();
     List<String> errors = null;
+    // An Any whose name cannot be read may hold any subscribed name: absences prove nothing then.
+    boolean unnamedFailure = false;
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       UnpackedResource<T> unpacked;
@@ -282,10 +285,13 @@ public final class ResourceCache {
         if (entry != null) {
           entry.seenInResponse = sequence;
           reject(entry, version, e.getMessage(), now, tracker);
+        } else if (e.resourceName() == null) {
+          unnamedFailure = true;
         }
         continue;
       } catch (RuntimeException e) {
         errors = add(errors, t.type.shortName() + " resource index " + i + ": cannot decode: " + e);
+        unnamedFailure = true;
         continue;
       }
       ResourceEntry<T> entry = t.entries.get(unpacked.name());
@@ -308,7 +314,7 @@ public final class ResourceCache {
       }
       accept(entry, value, version, now, tracker);
     }
-    if (t.type.absenceMeansDeletion()) {
+    if (t.type.absenceMeansDeletion() && !unnamedFailure) {
       for (ResourceEntry<T> entry : t.entries.values()) {
         if (entry.seenInResponse != sequence) {
           onAbsentFromStateOfTheWorld(entry, tracker);
