@@ -6,6 +6,7 @@ import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.BootstrapLoader;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
@@ -119,6 +120,18 @@ public final class XdsClientPool {
     entry.closeTimer = null;
     log.debug("closing unused xDS client for {}", entry.bootstrap.server().serverUri());
     entry.client.close();
+  }
+
+  /** Tests: closes every client, used or not. */
+  void closeAll() {
+    synchronized (lock) {
+      for (Entry entry : List.copyOf(clients.values())) {
+        if (entry.closeTimer != null) {
+          entry.closeTimer.cancel(false);
+        }
+        closeLocked(entry);
+      }
+    }
   }
 
   /** Clients currently in the pool (used or retained). */
