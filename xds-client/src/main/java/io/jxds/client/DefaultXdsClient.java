@@ -107,6 +107,11 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             this::publishStatus);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if the client is closed
+   */
   @Override
   public <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
     Objects.requireNonNull(type, "type");
@@ -189,11 +194,6 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
           }
         });
-  }
-
-  /** Runs {@code task} on this client's sync context (tests and the benchmark seam). */
-  void runInSyncContext(Runnable task) {
-    syncContext.execute(task);
   }
 
   /** A watcher's identity for one resource: the same object may watch many resources. */
