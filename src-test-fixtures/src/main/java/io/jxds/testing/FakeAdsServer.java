@@ -954,7 +954,8 @@ public final class FakeAdsServer implements AutoCloseable {
     stream.out.onNext(toSend);
   }
 
-  private void recordUnexpected(Throwable t) {
+  /** Records a failure inside the server; package-private for the extension's own test. */
+  void recordUnexpected(Throwable t) {
     lock.lock();
     try {
       unexpectedErrors.add(t);
