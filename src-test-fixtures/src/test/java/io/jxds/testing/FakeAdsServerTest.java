@@ -323,6 +323,38 @@ class FakeAdsServerTest {
   }
 
   @Test
+  void staleNackIsNotANack() throws Exception {
+    ads.server().setClusters(cluster("a"));
+    AdsTestClient client = connect();
+    client.request(CLUSTER_TYPE_URL, "", "", "a");
+    DiscoveryResponse v1 = client.awaitResponse();
+    ads.server().setClusters(cluster("a"), cluster("b"));
+    client.awaitResponse();
+
+    client.nack(v1, "", "too late");
+
+    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
+    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
+  }
+
+  @Test
+  void listenersAreFullSetAndRoutesSubscribedOnly() throws Exception {
+    ads.server().setListeners(
+        XdsResources.listener("l1").rdsRouteConfig("r1").build(),
+        XdsResources.listener("l2").rdsRouteConfig("r2").build());
+    ads.server().setRoutes(
+        XdsResources.route("r1").virtualHost("vh", List.of("*"), "c1").build(),
+        XdsResources.route("r2").virtualHost("vh", List.of("*"), "c2").build());
+    AdsTestClient client = connect();
+
+    client.request(LISTENER_TYPE_URL, "", "", "l1");
+    assertThat(names(client.awaitResponse())).containsExactly("l1", "l2");
+    client.request(ROUTE_TYPE_URL, "", "", "r1");
+    assertThat(names(client.awaitResponse())).containsExactly("r1");
+  }
+
+  @Test
   void repeatedRequestIsADuplicate() throws Exception {
     ads.server().setClusters(cluster("a"));
     AdsTestClient client = connect();
