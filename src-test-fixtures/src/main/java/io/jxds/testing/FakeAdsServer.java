@@ -30,7 +30,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,6 +43,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -114,7 +114,7 @@ public final class FakeAdsServer implements AutoCloseable {
   private int port; // the requested port until the first start binds it, then the bound one
   private Server server;
   private ScheduledExecutorService sender;
-  private final Map<String, TypeState> types = new HashMap<>();
+  private final Map<String, ServedType> types = new HashMap<>();
   private final Map<Long, AdsStream> streams = new LinkedHashMap<>();
   private final List<RecordedRequest> requests = new ArrayList<>();
   private final Map<String, RecordedRequest> lastAcks = new HashMap<>();
@@ -131,7 +131,7 @@ public final class FakeAdsServer implements AutoCloseable {
     this.port = port;
     for (String typeUrl :
         List.of(CLUSTER_TYPE_URL, ENDPOINTS_TYPE_URL, LISTENER_TYPE_URL, ROUTE_TYPE_URL)) {
-      types.put(typeUrl, new TypeState(typeUrl));
+      types.put(typeUrl, new ServedType(typeUrl));
     }
   }
 
@@ -421,7 +421,7 @@ public final class FakeAdsServer implements AutoCloseable {
   public String version(String typeUrl) {
     lock.lock();
     try {
-      TypeState state = types.get(typeUrl);
+      ServedType state = types.get(typeUrl);
       return state == null || state.version == null ? "" : state.version;
     } finally {
       lock.unlock();
@@ -526,7 +526,7 @@ public final class FakeAdsServer implements AutoCloseable {
     try {
       Set<String> names = new TreeSet<>();
       for (AdsStream stream : streams.values()) {
-        StreamTypeState state = stream.types.get(typeUrl);
+        StreamSubscription state = stream.types.get(typeUrl);
         if (state != null) {
           names.addAll(state.names);
         }
@@ -764,17 +764,17 @@ public final class FakeAdsServer implements AutoCloseable {
       if (!stream.open) {
         return; // broken by breakStreams/stop; the client has not noticed yet
       }
-      TypeState type = types.get(request.getTypeUrl());
+      ServedType type = types.get(request.getTypeUrl());
       RecordedRequest.Kind kind;
       DiscoveryResponse response = null;
       if (type == null) {
         kind = RecordedRequest.Kind.UNKNOWN_TYPE;
       } else {
-        StreamTypeState state =
-            stream.types.computeIfAbsent(request.getTypeUrl(), k -> new StreamTypeState());
-        kind = classify(state, request);
+        StreamSubscription state =
+            stream.types.computeIfAbsent(request.getTypeUrl(), k -> new StreamSubscription());
+        kind = state.classify(request);
         if (kind != RecordedRequest.Kind.STALE) {
-          response = apply(type, state, request, kind);
+          response = state.apply(type, request, kind);
         }
       }
       RecordedRequest recorded = RecordedRequest.of(stream.id, request, kind);
@@ -794,71 +794,17 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** Classifies a request against what was sent for its type on its stream. */
-  private static RecordedRequest.Kind classify(StreamTypeState state, DiscoveryRequest request) {
-    String nonce = request.getResponseNonce();
-    if (!nonce.isEmpty()) {
-      // The nonce says which response this request answers; only the last one sent counts
-      // (xDS protocol, "ACK/NACK and resource type instance version").
-      if (!nonce.equals(state.lastNonceSent)) {
-        return RecordedRequest.Kind.STALE;
-      }
-      if (request.hasErrorDetail()) {
-        return RecordedRequest.Kind.NACK;
-      }
-      if (!state.nonceAnswered) {
-        return RecordedRequest.Kind.ACK;
-      }
-    }
-    if (!state.requested) {
-      return RecordedRequest.Kind.INITIAL;
-    }
-    return new LinkedHashSet<>(request.getResourceNamesList()).equals(state.names)
-        ? RecordedRequest.Kind.DUPLICATE
-        : RecordedRequest.Kind.SUBSCRIPTION_CHANGE;
-  }
-
-  /** Applies a non-stale request to the stream's state; returns the response it calls for. */
-  private static DiscoveryResponse apply(
-      TypeState type, StreamTypeState state, DiscoveryRequest request, RecordedRequest.Kind kind) {
-    boolean first = !state.requested;
-    state.requested = true;
-    Set<String> names = new LinkedHashSet<>(request.getResourceNamesList());
-    Set<String> added = new LinkedHashSet<>(names);
-    added.removeAll(state.names);
-    state.names = names;
-    if (first) {
-      // Legacy wildcard: an empty first request for Listener or Cluster subscribes to all.
-      state.wildcard = names.isEmpty() && type.fullState;
-    } else if (!names.isEmpty()) {
-      state.wildcard = false;
-    }
-    if (kind == RecordedRequest.Kind.ACK || kind == RecordedRequest.Kind.NACK) {
-      state.nonceAnswered = true;
-    }
-    if (kind == RecordedRequest.Kind.ACK) {
-      state.ackedVersion = request.getVersionInfo();
-    }
-    // A new stream gets the data even if its version_info is current (the client may be a new
-    // process reusing a version string, or may have lost its cache); new names get the current
-    // version. Nothing else is answered.
-    if (first || !added.isEmpty()) {
-      return type.responseFor(state);
-    }
-    return null;
-  }
-
-  private void update(String typeUrl, java.util.function.Consumer<TypeState> change) {
+  private void update(String typeUrl, Consumer<ServedType> change) {
     Objects.requireNonNull(typeUrl, "typeUrl");
     lock.lock();
     try {
-      TypeState type = types.computeIfAbsent(typeUrl, TypeState::new);
+      ServedType type = types.computeIfAbsent(typeUrl, ServedType::new);
       change.accept(type);
-      type.version = Long.toString(++type.versionCounter);
+      type.bumpVersion();
       logger.debug("{} now at version {} with {}", typeUrl, type.version,
           type.resources.keySet());
       for (AdsStream stream : streams.values()) {
-        StreamTypeState state = stream.types.get(typeUrl);
+        StreamSubscription state = stream.types.get(typeUrl);
         if (state != null && state.requested) {
           DiscoveryResponse response = type.responseFor(state);
           if (response != null) {
@@ -938,8 +884,8 @@ public final class FakeAdsServer implements AutoCloseable {
         toSend = response.toBuilder().setNonce(Long.toString(nextNonce++)).build();
       }
       if (!toSend.getNonce().isEmpty()) {
-        StreamTypeState state =
-            stream.types.computeIfAbsent(toSend.getTypeUrl(), k -> new StreamTypeState());
+        StreamSubscription state =
+            stream.types.computeIfAbsent(toSend.getTypeUrl(), k -> new StreamSubscription());
         state.lastNonceSent = toSend.getNonce();
         state.nonceAnswered = false;
       }
@@ -999,62 +945,10 @@ public final class FakeAdsServer implements AutoCloseable {
     return map;
   }
 
-  /** Server-wide state of one type URL. Guarded by the server's lock. */
-  private static final class TypeState {
-    final String typeUrl;
-    // Listener and Cluster are state-of-the-world types: each response carries the full set and
-    // a missing name means deleted (xDS protocol, "Resource types" / gRFC A53).
-    final boolean fullState;
-    final Map<String, Any> resources = new LinkedHashMap<>();
-    long versionCounter;
-    String version; // null until the type is first set: nothing to send yet
-
-    TypeState(String typeUrl) {
-      this.typeUrl = typeUrl;
-      this.fullState = typeUrl.equals(CLUSTER_TYPE_URL) || typeUrl.equals(LISTENER_TYPE_URL);
-    }
-
-    /** The response for a stream's subscription, or null when there is nothing to send. */
-    DiscoveryResponse responseFor(StreamTypeState state) {
-      if (version == null) {
-        return null;
-      }
-      DiscoveryResponse.Builder response =
-          DiscoveryResponse.newBuilder().setVersionInfo(version).setTypeUrl(typeUrl);
-      if (fullState) {
-        if (!state.wildcard && state.names.isEmpty()) {
-          return null; // unsubscribed from everything
-        }
-        response.addAllResources(resources.values());
-      } else {
-        for (String name : state.names) {
-          Any resource = resources.get(name);
-          if (resource != null) {
-            response.addResources(resource);
-          }
-        }
-        if (response.getResourcesCount() == 0) {
-          return null;
-        }
-      }
-      return response.build();
-    }
-  }
-
-  /** Per stream, per type. Guarded by the server's lock. */
-  private static final class StreamTypeState {
-    boolean requested;
-    Set<String> names = new LinkedHashSet<>();
-    boolean wildcard;
-    String lastNonceSent;
-    boolean nonceAnswered;
-    String ackedVersion = "";
-  }
-
   private static final class AdsStream {
     final long id;
     final ServerCallStreamObserver<DiscoveryResponse> out;
-    final Map<String, StreamTypeState> types = new HashMap<>();
+    final Map<String, StreamSubscription> types = new HashMap<>();
     boolean open = true; // guarded by the server's lock
 
     AdsStream(long id, ServerCallStreamObserver<DiscoveryResponse> out) {
