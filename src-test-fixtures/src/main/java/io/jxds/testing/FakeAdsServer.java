@@ -440,6 +440,21 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Forgets the recorded requests, ACKs and NACKs (not the streams' subscriptions or nonces), so
+   * that later {@link #awaitRequest} calls and {@link #lastAck} see only what arrives next.
+   */
+  public void clearRequests() {
+    lock.lock();
+    try {
+      requests.clear();
+      lastAcks.clear();
+      lastNacks.clear();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Every request of {@code typeUrl} received so far, oldest first. */
   public List<RecordedRequest> requests(String typeUrl) {
     return requests().stream().filter(r -> r.typeUrl().equals(typeUrl)).toList();

@@ -355,6 +355,25 @@ class FakeAdsServerTest {
   }
 
   @Test
+  void clearRequestsForgetsHistoryButNotSubscriptions() throws Exception {
+    ads.server().setClusters(cluster("a"));
+    AdsTestClient client = connect();
+    client.request(CLUSTER_TYPE_URL, "", "", "a");
+    DiscoveryResponse v1 = client.awaitResponse();
+    client.nack(v1, "", "bad", "a");
+    ads.server().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
+
+    ads.server().clearRequests();
+
+    assertThat(ads.server().requests()).isEmpty();
+    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
+    ads.server().setClusters(cluster("a"));
+    client.ack(client.awaitResponse(), "a");
+    assertThat(ads.server().awaitAck(CLUSTER_TYPE_URL, "2", TIMEOUT).kind()).isEqualTo(Kind.ACK);
+  }
+
+  @Test
   void repeatedRequestIsADuplicate() throws Exception {
     ads.server().setClusters(cluster("a"));
     AdsTestClient client = connect();
