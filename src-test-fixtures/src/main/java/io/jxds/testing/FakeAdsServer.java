@@ -172,13 +172,6 @@ public final class FakeAdsServer implements AutoCloseable {
       if (isRunning()) {
         return this;
       }
-      Server newServer = buildServer();
-      try {
-        newServer.start();
-      } catch (IOException e) {
-        newServer.shutdownNow();
-        throw new UncheckedIOException("FakeAdsServer could not start on " + describe(), e);
-      }
       ScheduledThreadPoolExecutor newSender =
           new ScheduledThreadPoolExecutor(
               1,
@@ -188,13 +181,32 @@ public final class FakeAdsServer implements AutoCloseable {
                 return t;
               });
       newSender.setRemoveOnCancelPolicy(true);
+      Server newServer = buildServer();
+      lock.lock();
+      try {
+        sender = newSender; // before the server starts: streams may open at once
+      } finally {
+        lock.unlock();
+      }
+      try {
+        newServer.start();
+      } catch (IOException e) {
+        newServer.shutdownNow();
+        lock.lock();
+        try {
+          sender = null;
+        } finally {
+          lock.unlock();
+        }
+        newSender.shutdownNow();
+        throw new UncheckedIOException("FakeAdsServer could not start on " + describe(), e);
+      }
       lock.lock();
       try {
         if (inProcessName == null) {
           port = ((InetSocketAddress) newServer.getListenSockets().get(0)).getPort();
         }
         server = newServer;
-        sender = newSender;
       } finally {
         lock.unlock();
       }
@@ -746,7 +758,7 @@ public final class FakeAdsServer implements AutoCloseable {
     lock.lock();
     try {
       AdsStream stream = new AdsStream(nextStreamId++, out);
-      if (server != null) {
+      if (sender != null) {
         streams.put(stream.id, stream);
       } else {
         stream.open = false; // raced with stop(): shutdownNow is cancelling this call
