@@ -265,6 +265,8 @@ class FakeAdsServerTest {
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
     client.ack(client.awaitResponse(), "a");
+    // Wait for the ACK to be read: pushed after v2, it would be (rightly) stale.
+    ads.server().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
     ads.server().setClusters(cluster("a"), cluster("b"));
     DiscoveryResponse v2 = client.awaitResponse();
 
