@@ -13,6 +13,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -98,8 +100,7 @@ public final class ResourceCache {
     boolean created = entry == null;
     if (created) {
       entry = new ResourceEntry<>(type, name);
-      typeCache.entries.put(name, entry);
-      typeCache.sortedNames = null;
+      typeCache.add(entry);
     }
     entry.cancelRetentionTimer();
     entry.watchers.add(registration);
@@ -154,8 +155,7 @@ public final class ResourceCache {
   private void unsubscribe(TypeCache<?> typeCache, ResourceEntry<?> entry) {
     entry.cancelDoesNotExistTimer();
     entry.cancelRetentionTimer();
-    typeCache.entries.remove(entry.name);
-    typeCache.sortedNames = null;
+    typeCache.remove(entry);
     if (entry.deletionIgnored) {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(), entry.name);
     }
@@ -175,7 +175,7 @@ public final class ResourceCache {
     return out;
   }
 
-  /** Every subscribed name of a type, sorted (the request's {@code resource_names}). */
+  /** Every subscribed name of a type, sorted (the request's {@code resource_names}); a live read-only view. */
   public List<String> subscribedNames(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
     return t == null ? List.of() : t.sortedNames();
@@ -417,8 +417,8 @@ public final class ResourceCache {
   public List<ResourceStatus> statuses() {
     List<ResourceStatus> out = new ArrayList<>();
     for (TypeCache<?> t : types.values()) {
-      for (ResourceEntry<?> entry : t.entries.values()) {
-        out.add(entry.status());
+      for (String name : t.sortedNames()) {
+        out.add(t.entries.get(name).status());
       }
     }
     return out;
@@ -456,19 +456,33 @@ public final class ResourceCache {
 
   private static final class TypeCache<T> {
     final ResourceType<T> type;
-    // Sorted, so that requests and status() list names in order without sorting.
-    final TreeMap<String, ResourceEntry<T>> entries = new TreeMap<>();
-    List<String> sortedNames;
+    // A hash map for the per-resource lookups of a response, and the names kept sorted on the
+    // side (binary-search insert) so that requests and status() list them in order without a sort.
+    final Map<String, ResourceEntry<T>> entries = new HashMap<>();
+    private final ArrayList<String> sortedNames = new ArrayList<>();
+    private final List<String> sortedNamesView = Collections.unmodifiableList(sortedNames);
 
     TypeCache(ResourceType<T> type) {
       this.type = type;
     }
 
-    List<String> sortedNames() {
-      if (sortedNames == null) {
-        sortedNames = List.copyOf(entries.keySet());
+    void add(ResourceEntry<T> entry) {
+      entries.put(entry.name, entry);
+      int i = Collections.binarySearch(sortedNames, entry.name);
+      sortedNames.add(-(i + 1), entry.name);
+    }
+
+    void remove(ResourceEntry<?> entry) {
+      entries.remove(entry.name);
+      int i = Collections.binarySearch(sortedNames, entry.name);
+      if (i >= 0) {
+        sortedNames.remove(i);
       }
-      return sortedNames;
+    }
+
+    /** A live read-only view: use it before the sync context task ends. */
+    List<String> sortedNames() {
+      return sortedNamesView;
     }
   }
 }
