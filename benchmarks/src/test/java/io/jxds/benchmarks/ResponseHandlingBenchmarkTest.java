@@ -26,8 +26,10 @@ class ResponseHandlingBenchmarkTest {
       b.edsHandle(s);
       assertThat(s.updates - mid).isEqualTo(2);
       assertThat(s.feed.lastRequest().hasErrorDetail()).isFalse();
-      assertThat(b.cdsBaseline(s)).isPositive();
-      assertThat(b.edsBaseline(s)).isEqualTo(3); // 2500 endpoints in localities of 1000
+      assertThat(b.cdsBaselineUnpack(s)).isEqualTo(b.cdsBaselineParse(s));
+      assertThat(b.cdsBaselineParse(s)).isPositive();
+      assertThat(b.edsBaselineUnpack(s)).isEqualTo(3); // 2500 endpoints in localities of 1000
+      assertThat(b.edsBaselineParse(s)).isEqualTo(3);
     } finally {
       s.tearDown();
     }
