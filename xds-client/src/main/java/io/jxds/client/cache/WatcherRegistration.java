@@ -23,6 +23,7 @@ public final class WatcherRegistration<T> {
   private final AtomicBoolean cancelled = new AtomicBoolean();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final Queue<Callback<T>> queue = new ConcurrentLinkedQueue<>();
+  private final Runnable drainTask = this::drain;
 
   public WatcherRegistration(ResourceWatcher<T> watcher, Executor executor) {
     this.watcher = Objects.requireNonNull(watcher, "watcher");
@@ -59,7 +60,7 @@ public final class WatcherRegistration<T> {
       return;
     }
     try {
-      executor.execute(this::drain);
+      executor.execute(drainTask);
     } catch (RuntimeException e) {
       // A rejecting executor (shut down by the application) must not stall the ADS stream.
       log.warn("watcher executor rejected a callback; dropping queued callbacks", e);
