@@ -164,16 +164,18 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
       r.cancel();
     }
     registrations.clear();
+    // The rest runs on the sync context, after whatever it is doing now, so that nothing there
+    // meets a closed channel or a shut-down scheduler half way.
     syncContext.execute(
         () -> {
           controller.shutdown();
           cache.shutdown();
           status = new XdsClientStatus(false, nodeId, List.of());
+          transport.shutdown();
+          if (ownedScheduler != null) {
+            ownedScheduler.shutdownNow();
+          }
         });
-    transport.shutdown();
-    if (ownedScheduler != null) {
-      ownedScheduler.shutdownNow();
-    }
   }
 
   /** Whether {@link #close()} was called. */
