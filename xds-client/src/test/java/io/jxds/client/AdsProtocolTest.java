@@ -722,6 +722,32 @@ class AdsProtocolTest {
     assertThat(call.requested).isEqualTo(2);
   }
 
+  @Test
+  void rejectingExecutorDoesNotStallTheStream() {
+    newClient();
+    client.watch(
+        TestTypes.CLUSTER,
+        "a",
+        new RecordingWatcher<>(),
+        r -> {
+          throw new java.util.concurrent.RejectedExecutionException("shut down");
+        });
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    assertThat(call.requested).isEqualTo(2);
+    assertThat(call.lastRequest().getVersionInfo()).isEqualTo("1");
+  }
+
+  @Test
+  void anotherDescriptorForAWatchedTypeUrlIsRejectedOnTheCallersThread() {
+    newClient();
+    watchCluster("a");
+    assertThatThrownBy(
+            () -> client.watch(io.jxds.api.ResourceTypes.CLUSTER, "a", new RecordingWatcher<>(), DIRECT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(CLUSTER_TYPE_URL);
+  }
+
   // ---- status ----
 
   @Test
