@@ -36,8 +36,10 @@ class ResponseHandlingBenchmarkTest {
   }
 
   @Test
-  void heapFootprintIsMeasurable() throws Exception {
-    assertThat(HeapFootprint.perCluster(500)).isPositive();
-    assertThat(HeapFootprint.perEndpoint(2000)).isPositive();
+  void heapFootprintRunsAndCachesEverything() throws Exception {
+    // perCluster/perEndpoint throw unless every resource ended up cached; the figure itself is
+    // only meaningful at N = 10 000 on a quiet JVM, so here it just has to be a sane number.
+    assertThat(HeapFootprint.perCluster(500)).isLessThan(1 << 20);
+    assertThat(HeapFootprint.perEndpoint(2000)).isLessThan(1 << 20);
   }
 }
