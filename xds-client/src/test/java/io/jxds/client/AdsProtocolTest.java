@@ -351,6 +351,23 @@ class AdsProtocolTest {
   }
 
   @Test
+  void firstResponseOnANewStreamDeletesNothingTheNextOneDoes() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    // A restarted control plane answering before it has its whole state must not wipe "a".
+    second.respond(response(CLUSTER_TYPE_URL, "1", "n2", cluster("b")));
+    assertThat(a.events()).hasSize(1);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.ACKED);
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n3", cluster("b")));
+    assertThat(a.last()).isEqualTo(new DoesNotExist("a"));
+  }
+
+  @Test
   void responseWithAnUnreadableResourceDeletesNothing() {
     newClient();
     RecordingWatcher<TestCluster> a = watchCluster("a");

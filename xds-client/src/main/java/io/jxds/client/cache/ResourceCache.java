@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  *       update time advance anyway.
  *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name missing
  *       from a response was deleted, unless its does-not-exist timer is still pending (too early
- *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once), or
- *       the response holds an {@code Any} whose name cannot be read (it may be the missing one).
+ *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
+ *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
+ *       or it is the stream's first response of the type (a restarted control plane may not have
+ *       its whole state yet; the next response decides).
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
  *       for watched names without a result; stopped by data, error, last cancel or stream close.
  *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
@@ -256,18 +258,23 @@ public final class ResourceCache {
    * else the ACK/NACK decision.
    *
    * @param tracker counts the watcher callbacks this response causes
+   * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
+   *     absence in it deletes nothing (a control plane that just restarted may answer before it
+   *     has its whole state; grpc-java #12663); the next response of the type decides
    */
-  public ResponseOutcome handleResponse(DiscoveryResponse response, CallbackTracker tracker) {
+  public ResponseOutcome handleResponse(
+      DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || t.entries.isEmpty() || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = apply(t, response, tracker);
+    ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
     listener.stateChanged();
     return outcome;
   }
 
-  private <T> ResponseOutcome apply(TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker) {
+  private <T> ResponseOutcome apply(
+      TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
     long sequence = ++responseSequence;
     String version = response.getVersionInfo();
     Instant now = clock.instant();
@@ -314,7 +321,9 @@ public final class ResourceCache {
       }
       accept(entry, value, version, now, tracker);
     }
-    if (t.type.absenceMeansDeletion() && !unnamedFailure) {
+    if (t.type.absenceMeansDeletion() && firstOfTypeOnStream) {
+      log.debug("{}: first response on a new stream; absent names are not deleted yet", t.type.shortName());
+    } else if (t.type.absenceMeansDeletion() && !unnamedFailure) {
       for (ResourceEntry<T> entry : t.entries.values()) {
         if (entry.seenInResponse != sequence) {
           onAbsentFromStateOfTheWorld(entry, tracker);

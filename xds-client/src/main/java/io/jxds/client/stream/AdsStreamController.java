@@ -196,7 +196,7 @@ public final class AdsStreamController {
     }
     s.nonces.put(typeUrl, response.getNonce());
     CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
-    ResponseOutcome outcome = cache.handleResponse(response, tracker);
+    ResponseOutcome outcome = cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl));
     if (outcome == null) {
       log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
     } else if (outcome.accepted()) {
@@ -304,6 +304,7 @@ public final class AdsStreamController {
     final long startMillis;
     final Map<String, String> nonces = new HashMap<>();
     final Set<String> sentTypes = new HashSet<>();
+    final Set<String> respondedTypes = new HashSet<>();
     AdsTransport.Call call;
     boolean ready;
     boolean receivedResponse;
