@@ -1,0 +1,33 @@
+package io.jxds.api.decode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import java.net.InetAddress;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class IpLiteralTest {
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "0.0.0.0", "10.0.0.1", "255.255.255.255", "::", "::1", "1::", "1:2:3:4:5:6:7:8", "1::8",
+        "2001:DB8::abcd", "fe80::1:2", "::ffff:1.2.3.4", "::1.2.3.4", "1:2:3:4:5:6:1.2.3.4", "1:2:3:4:5::8"
+      })
+  void literalsParseLikeTheJdk(String text) throws Exception {
+    // For IP literals InetAddress.getByName does no DNS lookup, so it is a safe oracle here.
+    assertThat(IpLiteral.parse(ByteString.copyFromUtf8(text))).isEqualTo(InetAddress.getByName(text));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "", "localhost", "example.com", "1.2.3", "1.2.3.4.5", "256.0.0.1", "01.2.3.4", "1.2.3.4 ", " 1.2.3.4",
+        "1..2.3", "1.2.3.", "1.2.3.-4", ":", ":1", "1:", ":::", "1:::2", "1::2::3", "1:2:3:4:5:6:7:8:9",
+        "1:2:3:4:5:6:7", "12345::", "1:2:3:4:5:6:7:8::", "[::1]", "fe80::1%eth0", "::g", "1:2:3:4:5:6:7:1.2.3.4",
+        "::1.2.3", "1.2.3.4::", "::ffff:01.2.3.4", "１.2.3.4"
+      })
+  void nonLiteralsAreRefused(String text) {
+    assertThat(IpLiteral.parse(ByteString.copyFromUtf8(text))).isNull();
+  }
+}
