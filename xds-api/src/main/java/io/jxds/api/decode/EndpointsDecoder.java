@@ -15,8 +15,8 @@ import io.jxds.api.model.LocalityId;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -76,7 +76,8 @@ public final class EndpointsDecoder {
       endpointCount += cla.getEndpoints(i).getLbEndpointsCount();
     }
     List<Locality> localities = new ArrayList<>(count);
-    Set<InetSocketAddress> addresses = new HashSet<>(Math.max(16, endpointCount * 4 / 3 + 1));
+    AddressSet addresses = new AddressSet(endpointCount);
+    IpLiteral.Parser ips = new IpLiteral.Parser();
     Set<PriorityLocality> seenLocalities = new HashSet<>();
     // Priorities that survive must be 0..k-1 with k <= count, so index count is a safe bound.
     long[] weightByPriority = new long[count + 1];
@@ -102,7 +103,7 @@ public final class EndpointsDecoder {
         throw Nack.of(
             KIND, name, "endpoints[" + i + "].locality must be unique within priority " + priority, id + " again");
       }
-      List<Endpoint> endpoints = endpoints(entry, i, name, addresses);
+      List<Endpoint> endpoints = endpoints(entry, i, name, addresses, ips);
       if (priority > count) {
         continue; // the contiguity check below names the gap
       }
@@ -136,14 +137,14 @@ public final class EndpointsDecoder {
   }
 
   private static List<Endpoint> endpoints(
-      LocalityLbEndpoints entry, int i, String name, Set<InetSocketAddress> addresses)
+      LocalityLbEndpoints entry, int i, String name, AddressSet addresses, IpLiteral.Parser ips)
       throws XdsResourceException {
     int n = entry.getLbEndpointsCount();
     List<Endpoint> endpoints = new ArrayList<>(n);
     long sum = 0;
     for (int j = 0; j < n; j++) {
-      Endpoint endpoint = endpoint(entry.getLbEndpoints(j), i, j, name);
-      if (!addresses.add(endpoint.address())) {
+      Endpoint endpoint = endpoint(entry.getLbEndpoints(j), i, j, name, ips);
+      if (!addresses.add(endpoint.address(), ips.lastHash())) {
         throw Nack.of(
             KIND,
             name,
@@ -160,7 +161,8 @@ public final class EndpointsDecoder {
     return endpoints;
   }
 
-  private static Endpoint endpoint(LbEndpoint lb, int i, int j, String name) throws XdsResourceException {
+  private static Endpoint endpoint(LbEndpoint lb, int i, int j, String name, IpLiteral.Parser ips)
+      throws XdsResourceException {
     if (!lb.hasEndpoint()) {
       throw Nack.of(
           KIND,
@@ -196,7 +198,7 @@ public final class EndpointsDecoder {
           path(i, j) + "endpoint.address.socket_address.port_value must be in [1, 65535]",
           Integer.toUnsignedString(port));
     }
-    InetAddress ip = IpLiteral.parse(socket.getAddressBytes());
+    InetAddress ip = ips.parse(socket.getAddressBytes());
     if (ip == null) {
       throw Nack.of(
           KIND,

@@ -16,49 +16,94 @@ import java.net.UnknownHostException;
  * Refused: brackets, zone ids ({@code fe80::1%eth0}), hostnames, anything else.
  */
 final class IpLiteral {
+  /** The longest IPv6 text form: {@code ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255}. */
+  static final int MAX_TEXT_LENGTH = 45;
+
   private IpLiteral() {}
 
   /** The address, or null when {@code text} is not an IP literal. */
   static InetAddress parse(ByteString text) {
-    int n = text.size();
-    byte[] bytes;
-    if (n >= 7 && n <= 15 && isV4Candidate(text, n)) {
-      bytes = new byte[4];
-      if (!parseV4(text, 0, n, bytes, 0)) {
-        return null;
-      }
-    } else {
-      bytes = parseV6(text, n);
-      if (bytes == null) {
-        return null;
-      }
-    }
-    try {
-      // getByAddress never consults DNS: it only checks the array's length.
-      return InetAddress.getByAddress(bytes);
-    } catch (UnknownHostException e) {
-      return null;
-    }
+    return new IpLiteral.Parser().parse(text);
   }
 
-  private static boolean isV4Candidate(ByteString s, int n) {
-    for (int i = 0; i < n; i++) {
-      if (s.byteAt(i) == ':') {
-        return false;
+  /**
+   * Reusable scratch space for parsing many addresses in one decode: each address is copied once
+   * into {@link #text} (one {@code System.arraycopy}) and parsed from the array, and the result
+   * bytes go to {@link #address}, which {@link InetAddress#getByAddress(byte[])} copies.
+   */
+  static final class Parser {
+    private final byte[] text = new byte[MAX_TEXT_LENGTH];
+    private final byte[] v4 = new byte[4];
+    private final byte[] v6 = new byte[16];
+    private int hash;
+
+    /** The address, or null when {@code literal} is not an IP literal. */
+    InetAddress parse(ByteString literal) {
+      int n = literal.size();
+      if (n < 2 || n > MAX_TEXT_LENGTH) {
+        return null;
+      }
+      literal.copyTo(text, 0, 0, n);
+      byte[] bytes;
+      int colon = indexOf(text, n, (byte) ':');
+      if (colon < 0) {
+        if (!parseV4(text, 0, n, v4, 0)) {
+          return null;
+        }
+        bytes = v4;
+      } else {
+        if (!parseV6(text, n, v6)) {
+          return null;
+        }
+        bytes = v6;
+      }
+      try {
+        // getByAddress never consults DNS: it only checks the array's length, and copies it.
+        InetAddress address = InetAddress.getByAddress(bytes);
+        // An IPv4-mapped IPv6 literal comes back as an Inet4Address: hash what it became, so that
+        // it collides with (and is found equal to) the same plain IPv4 address.
+        hash = bytes == v4 ? intOf(v4, 0) : hashOf(address, v6);
+        return address;
+      } catch (UnknownHostException e) {
+        return null;
       }
     }
-    return true;
+
+    /** A well-mixed hash of the last address parsed, for {@link AddressSet}. */
+    int lastHash() {
+      return hash;
+    }
+
+    private static int hashOf(InetAddress address, byte[] v6) {
+      if (address instanceof java.net.Inet4Address) {
+        return intOf(v6, 12);
+      }
+      return intOf(v6, 0) * 0x9E3779B1 + intOf(v6, 4) * 0x85EBCA77 + intOf(v6, 8) * 0xC2B2AE3D + intOf(v6, 12);
+    }
+
+    private static int intOf(byte[] b, int off) {
+      return (b[off] & 0xFF) << 24 | (b[off + 1] & 0xFF) << 16 | (b[off + 2] & 0xFF) << 8 | (b[off + 3] & 0xFF);
+    }
+
+    private static int indexOf(byte[] s, int n, byte c) {
+      for (int i = 0; i < n; i++) {
+        if (s[i] == c) {
+          return i;
+        }
+      }
+      return -1;
+    }
   }
 
   /** Parses exactly four decimal octets in {@code s[from, to)} into {@code out[off..off+4)}. */
-  private static boolean parseV4(ByteString s, int from, int to, byte[] out, int off) {
+  private static boolean parseV4(byte[] s, int from, int to, byte[] out, int off) {
     int octet = 0;
     int i = from;
     while (true) {
       int start = i;
       int value = 0;
       while (i < to && i - start < 4) {
-        int c = s.byteAt(i);
+        int c = s[i];
         if (c < '0' || c > '9') {
           break;
         }
@@ -66,7 +111,7 @@ final class IpLiteral {
         i++;
       }
       int digits = i - start;
-      if (digits == 0 || digits > 3 || value > 255 || (digits > 1 && s.byteAt(start) == '0')) {
+      if (digits == 0 || digits > 3 || value > 255 || (digits > 1 && s[start] == '0')) {
         return false;
       }
       out[off + octet] = (byte) value;
@@ -74,24 +119,24 @@ final class IpLiteral {
       if (octet == 4) {
         return i == to;
       }
-      if (i >= to || s.byteAt(i) != '.') {
+      if (i >= to || s[i] != '.') {
         return false;
       }
       i++;
     }
   }
 
-  private static byte[] parseV6(ByteString s, int n) {
+  /** Parses an IPv6 literal in {@code s[0, n)} into {@code out} (16 bytes); false if it is not one. */
+  private static boolean parseV6(byte[] s, int n, byte[] out) {
     if (n < 2) {
-      return null;
+      return false;
     }
-    byte[] out = new byte[16];
     int pos = 0;
     int i = 0;
     int gapAt = -1;
-    if (s.byteAt(0) == ':') {
-      if (s.byteAt(1) != ':') {
-        return null;
+    if (s[0] == ':') {
+      if (s[1] != ':') {
+        return false;
       }
       gapAt = 0;
       i = 2;
@@ -100,7 +145,7 @@ final class IpLiteral {
       int start = i;
       int value = 0;
       while (i < n) {
-        int h = hex(s.byteAt(i));
+        int h = hex(s[i]);
         if (h < 0) {
           break;
         }
@@ -110,33 +155,33 @@ final class IpLiteral {
           break;
         }
       }
-      if (i < n && s.byteAt(i) == '.') {
+      if (i < n && s[i] == '.') {
         // A dotted-quad tail fills the last four bytes.
         if (pos > 12 || !parseV4(s, start, n, out, pos)) {
-          return null;
+          return false;
         }
         pos += 4;
         break;
       }
       int digits = i - start;
       if (digits == 0 || digits > 4 || pos > 14) {
-        return null;
+        return false;
       }
       out[pos++] = (byte) (value >>> 8);
       out[pos++] = (byte) value;
       if (i == n) {
         break;
       }
-      if (s.byteAt(i) != ':') {
-        return null;
+      if (s[i] != ':') {
+        return false;
       }
       i++;
       if (i == n) {
-        return null; // a trailing single colon
+        return false; // a trailing single colon
       }
-      if (s.byteAt(i) == ':') {
+      if (s[i] == ':') {
         if (gapAt >= 0) {
-          return null; // "::" twice
+          return false; // "::" twice
         }
         gapAt = pos;
         i++;
@@ -144,7 +189,7 @@ final class IpLiteral {
     }
     if (gapAt >= 0) {
       if (pos == 16) {
-        return null; // "::" must stand for at least one group
+        return false; // "::" must stand for at least one group
       }
       int tail = pos - gapAt;
       System.arraycopy(out, gapAt, out, 16 - tail, tail);
@@ -152,9 +197,9 @@ final class IpLiteral {
         out[k] = 0;
       }
     } else if (pos != 16) {
-      return null;
+      return false;
     }
-    return out;
+    return true;
   }
 
   private static int hex(int c) {

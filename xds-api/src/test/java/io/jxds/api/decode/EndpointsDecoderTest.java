@@ -241,6 +241,27 @@ class EndpointsDecoderTest {
   }
 
   @Test
+  void ipv4MappedIpv6IsTheSameAddressAsPlainIpv4() {
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("::ffff:10.0.0.1", 80, HEALTHY)),
+        "endpoints[0].lb_endpoints[1].endpoint.address must be unique in the assignment, got 10.0.0.1:80 again");
+  }
+
+  @Test
+  void duplicateIsFoundAmongManyAddresses() {
+    ClusterLoadAssignment cla =
+        one(l -> {
+          for (int k = 0; k < 2000; k++) {
+            l.endpoint("2001:db8::" + Integer.toHexString(k), 8080, HEALTHY);
+          }
+          l.endpoint("2001:db8::7cf", 8080, HEALTHY);
+        });
+    assertNack(
+        cla,
+        "endpoints[0].lb_endpoints[2000].endpoint.address must be unique in the assignment, got [2001:db8:0:0:0:0:0:7cf]:8080 again");
+  }
+
+  @Test
   void sameIpOnDifferentPortsIsAccepted() throws Exception {
     assertThat(EndpointsDecoder.decode(one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.1", 81, HEALTHY)))
             .localities().get(0).endpoints())
