@@ -176,7 +176,7 @@ public final class EndpointsDecoder {
       throw Nack.of(KIND, name, path(i, j) + "endpoint.address.socket_address must be set", addressKind(address));
     }
     SocketAddress socket = address.getSocketAddress();
-    if (!socket.getResolverNameBytes().isEmpty()) {
+    if (!socket.getResolverName().isEmpty()) {
       throw Nack.of(
           KIND,
           name,
@@ -198,7 +198,7 @@ public final class EndpointsDecoder {
           path(i, j) + "endpoint.address.socket_address.port_value must be in [1, 65535]",
           Integer.toUnsignedString(port));
     }
-    InetAddress ip = ips.parse(socket.getAddressBytes());
+    InetAddress ip = ips.parse(socket.getAddress());
     if (ip == null) {
       throw Nack.of(
           KIND,

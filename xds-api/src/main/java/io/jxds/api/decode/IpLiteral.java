@@ -1,12 +1,11 @@
 package io.jxds.api.decode;
 
-import com.google.protobuf.ByteString;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Parses an IPv4 or IPv6 literal straight from the UTF-8 bytes of
- * {@code socket_address.address}, without DNS and without building a {@code String}: gRFC A27
+ * Parses an IPv4 or IPv6 literal from {@code socket_address.address} without DNS and without
+ * allocating beyond the {@code InetAddress} itself: gRFC A27
  * requires endpoint addresses to be IP literals, and {@link InetAddress#getByName} would resolve
  * anything else.
  *
@@ -22,13 +21,13 @@ final class IpLiteral {
   private IpLiteral() {}
 
   /** The address, or null when {@code text} is not an IP literal. */
-  static InetAddress parse(ByteString text) {
+  static InetAddress parse(String text) {
     return new IpLiteral.Parser().parse(text);
   }
 
   /**
    * Reusable scratch space for parsing many addresses in one decode: each address is copied once
-   * into {@link #text} (one {@code System.arraycopy}) and parsed from the array, and the result
+   * into {@link #text} and parsed from the array, and the result
    * bytes go to {@link #address}, which {@link InetAddress#getByAddress(byte[])} copies.
    */
   static final class Parser {
@@ -38,12 +37,18 @@ final class IpLiteral {
     private int hash;
 
     /** The address, or null when {@code literal} is not an IP literal. */
-    InetAddress parse(ByteString literal) {
-      int n = literal.size();
+    InetAddress parse(String literal) {
+      int n = literal.length();
       if (n < 2 || n > MAX_TEXT_LENGTH) {
         return null;
       }
-      literal.copyTo(text, 0, 0, n);
+      for (int i = 0; i < n; i++) {
+        char c = literal.charAt(i);
+        if (c > 0x7F) {
+          return null; // never let a non-ASCII char alias an ASCII digit below
+        }
+        text[i] = (byte) c;
+      }
       byte[] bytes;
       int colon = indexOf(text, n, (byte) ':');
       if (colon < 0) {
