@@ -14,6 +14,7 @@ class DecodeBenchmarkTest {
     bench.setUp();
     for (int i = 0; i < 3; i++) {
       assertThat(bench.parse().getEndpointsCount()).isEqualTo(100);
+      assertThat(bench.parseAndWalk()).isGreaterThan(10_000L * 8080);
       assertWhole(bench.decode());
       assertWhole(bench.unpackAndDecode());
     }
