@@ -72,9 +72,13 @@ public final class EndpointsDecoder {
     }
     int count = cla.getEndpointsCount();
     int endpointCount = 0;
+    int largestLocality = 0;
     for (int i = 0; i < count; i++) {
-      endpointCount += cla.getEndpoints(i).getLbEndpointsCount();
+      int n = cla.getEndpoints(i).getLbEndpointsCount();
+      endpointCount += n;
+      largestLocality = Math.max(largestLocality, n);
     }
+    Gathered gathered = new Gathered(largestLocality);
     List<Locality> localities = new ArrayList<>(count);
     AddressSet addresses = new AddressSet(endpointCount);
     IpLiteral.Parser ips = new IpLiteral.Parser();
@@ -103,7 +107,7 @@ public final class EndpointsDecoder {
         throw Nack.of(
             KIND, name, "endpoints[" + i + "].locality must be unique within priority " + priority, id + " again");
       }
-      List<Endpoint> endpoints = endpoints(entry, i, name, addresses, ips);
+      List<Endpoint> endpoints = endpoints(entry, i, name, addresses, ips, gathered);
       if (priority > count) {
         continue; // the contiguity check below names the gap
       }
@@ -137,13 +141,26 @@ public final class EndpointsDecoder {
   }
 
   private static List<Endpoint> endpoints(
-      LocalityLbEndpoints entry, int i, String name, AddressSet addresses, IpLiteral.Parser ips)
+      LocalityLbEndpoints entry,
+      int i,
+      String name,
+      AddressSet addresses,
+      IpLiteral.Parser ips,
+      Gathered gathered)
       throws XdsResourceException {
     int n = entry.getLbEndpointsCount();
+    // Pass 1 reads what pass 2 needs from the freshly parsed tree (several MB, out of cache by
+    // now) with loads that do not depend on each other, so the CPU overlaps their cache misses;
+    // interleaved with pass 2's work they were taken one at a time (decode was ~2x parse).
+    for (int j = 0; j < n; j++) {
+      LbEndpoint lb = entry.getLbEndpoints(j);
+      gathered.texts[j] = lb.getEndpoint().getAddress().getSocketAddress().getAddress();
+      gathered.weights[j] = lb.hasLoadBalancingWeight() ? lb.getLoadBalancingWeight().getValue() : 0;
+    }
     List<Endpoint> endpoints = new ArrayList<>(n);
     long sum = 0;
     for (int j = 0; j < n; j++) {
-      Endpoint endpoint = endpoint(entry.getLbEndpoints(j), i, j, name, ips);
+      Endpoint endpoint = endpoint(entry.getLbEndpoints(j), gathered.texts[j], gathered.weights[j], i, j, name, ips);
       if (!addresses.add(endpoint.address(), ips.lastHash())) {
         throw Nack.of(
             KIND,
@@ -161,7 +178,8 @@ public final class EndpointsDecoder {
     return endpoints;
   }
 
-  private static Endpoint endpoint(LbEndpoint lb, int i, int j, String name, IpLiteral.Parser ips)
+  private static Endpoint endpoint(
+      LbEndpoint lb, String ipText, int rawWeight, int i, int j, String name, IpLiteral.Parser ips)
       throws XdsResourceException {
     if (!lb.hasEndpoint()) {
       throw Nack.of(
@@ -198,7 +216,7 @@ public final class EndpointsDecoder {
           path(i, j) + "endpoint.address.socket_address.port_value must be in [1, 65535]",
           Integer.toUnsignedString(port));
     }
-    InetAddress ip = ips.parse(socket.getAddress());
+    InetAddress ip = ips.parse(ipText);
     if (ip == null) {
       throw Nack.of(
           KIND,
@@ -206,7 +224,7 @@ public final class EndpointsDecoder {
           path(i, j) + "endpoint.address.socket_address.address must be an IP literal",
           Nack.quote(socket.getAddress()));
     }
-    long weight = lb.hasLoadBalancingWeight() ? Integer.toUnsignedLong(lb.getLoadBalancingWeight().getValue()) : 0;
+    long weight = Integer.toUnsignedLong(rawWeight);
     return new Endpoint(
         new InetSocketAddress(ip, port),
         health(lb.getHealthStatusValue()),
@@ -294,6 +312,17 @@ public final class EndpointsDecoder {
   private static String addressText(InetSocketAddress address) {
     String ip = address.getAddress().getHostAddress();
     return ip.indexOf(':') >= 0 ? "[" + ip + "]:" + address.getPort() : ip + ":" + address.getPort();
+  }
+
+  /** One locality's address texts and raw weights, read ahead of validation; reused. */
+  private static final class Gathered {
+    final String[] texts;
+    final int[] weights;
+
+    Gathered(int n) {
+      texts = new String[n];
+      weights = new int[n];
+    }
   }
 
   /** The key of the "once per priority" rule. */
