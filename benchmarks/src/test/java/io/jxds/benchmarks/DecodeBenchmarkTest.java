@@ -20,6 +20,13 @@ class DecodeBenchmarkTest {
     }
   }
 
+  @Test
+  void cpuRatioHarnessRuns() throws Exception {
+    double[] m = DecodeCpuRatio.measure(3);
+    assertThat(m).hasSize(6);
+    assertThat(m[2]).isPositive(); // decode / parse; a handful of cold rounds says nothing more
+  }
+
   private static void assertWhole(EndpointsUpdate update) {
     assertThat(update.localities()).hasSize(100);
     assertThat(update.priorityCount()).isEqualTo(3);
