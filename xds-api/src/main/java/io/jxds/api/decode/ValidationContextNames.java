@@ -13,6 +13,8 @@ import java.util.List;
 final class ValidationContextNames {
   private ValidationContextNames() {}
 
+  // Control planes still send the deprecated certificate-provider fields; their names are data too.
+  @SuppressWarnings("deprecation")
   static List<String> of(UpstreamTlsContext context) {
     CommonTlsContext common = context.getCommonTlsContext();
     List<String> names = new ArrayList<>(2);

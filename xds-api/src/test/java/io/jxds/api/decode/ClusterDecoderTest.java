@@ -67,6 +67,7 @@ class ClusterDecoderTest {
   }
 
   @Test
+  @SuppressWarnings("deprecation") // ConfigSource.path: deprecated, but control planes may send it
   void edsConfigOtherThanAdsOrSelfIsRejected() {
     assertNack(
         cluster("payments").edsConfigPath("/etc/eds.yaml").build(),
