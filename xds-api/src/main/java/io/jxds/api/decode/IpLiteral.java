@@ -42,6 +42,33 @@ final class IpLiteral {
       if (n < 2 || n > MAX_TEXT_LENGTH) {
         return null;
       }
+      // Fast path for the common case, a plain dotted quad, read straight from the String. Any
+      // surprise (a colon, a hex digit, a leading zero, a fourth digit) goes to the general
+      // parser, which decides; this path only ever accepts what the general one accepts.
+      int octet = 0;
+      int value = 0;
+      int digits = 0;
+      for (int i = 0; i < n; i++) {
+        char c = literal.charAt(i);
+        if (c >= '0' && c <= '9' && digits < 3 && !(digits == 1 && value == 0)) {
+          value = value * 10 + (c - '0');
+          digits++;
+        } else if (c == '.' && digits > 0 && octet < 3 && value <= 255) {
+          v4[octet++] = (byte) value;
+          value = 0;
+          digits = 0;
+        } else {
+          return parseGeneral(literal, n);
+        }
+      }
+      if (octet != 3 || digits == 0 || value > 255) {
+        return parseGeneral(literal, n);
+      }
+      v4[3] = (byte) value;
+      return address(v4);
+    }
+
+    private InetAddress parseGeneral(String literal, int n) {
       for (int i = 0; i < n; i++) {
         char c = literal.charAt(i);
         if (c > 0x7F) {
@@ -62,6 +89,10 @@ final class IpLiteral {
         }
         bytes = v6;
       }
+      return address(bytes);
+    }
+
+    private InetAddress address(byte[] bytes) {
       try {
         // getByAddress never consults DNS: it only checks the array's length, and copies it.
         InetAddress address = InetAddress.getByAddress(bytes);
@@ -74,7 +105,7 @@ final class IpLiteral {
       }
     }
 
-    /** A well-mixed hash of the last address parsed, for {@link AddressSet}. */
+    /** The last address as an int if IPv4, else a hash of its 16 bytes; {@link AddressSet} mixes it. */
     int lastHash() {
       return hash;
     }
