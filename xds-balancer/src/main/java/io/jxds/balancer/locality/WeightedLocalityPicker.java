@@ -1,0 +1,78 @@
+package io.jxds.balancer.locality;
+
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.SubchannelPicker;
+import io.jxds.balancer.picker.SmoothWrrSequence;
+import io.jxds.balancer.picker.StripedCursor;
+import java.util.Arrays;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Chooses among the READY localities of a priority in proportion to their {@code
+ * load_balancing_weight}, then delegates to the chosen locality's picker.
+ *
+ * <p>Share error: weights stay exact until this picker is built; {@link SmoothWrrSequence}
+ * quantises them only when their gcd-reduced sum exceeds 65 536 slots, and then every locality's
+ * share is off by less than 1/65 536 = 0.0015 percentage points. Worked number: weights 1, 2 and
+ * 4 294 967 295 (sum 4 294 967 298) give slots 0, 0 and 65 536: the two light localities, whose
+ * exact shares are 2.3·10⁻⁸ and 4.7·10⁻⁸, take nothing, an error of 5·10⁻⁶ points. Weights as
+ * control planes send them (1 to a few thousand per locality) are served exactly.
+ *
+ * <p>Deterministic, not random: a smooth order gives every locality its share within one pick
+ * over any window (see {@link SmoothWrrSequence}), where grpc-java's per-RPC weighted random
+ * choice has visible variance at low QPS; and it needs no shared random generator, whose
+ * contention would cost more than the pick. Only the start position is random, drawn once per
+ * picker, so that clients built from the same config do not all begin with the same locality.
+ *
+ * <p>A pick is one cursor increment, one division and two array reads: O(1), no allocation, no
+ * lock.
+ */
+final class WeightedLocalityPicker extends SubchannelPicker {
+  private final List<SubchannelPicker> children;
+  private final long[] weights;
+  private final SubchannelPicker[] sequence;
+  private final int offset;
+  private final StripedCursor cursor = new StripedCursor();
+
+  WeightedLocalityPicker(
+      List<SubchannelPicker> children, long[] weights, int[] order, RandomGenerator random) {
+    this.children = List.copyOf(children);
+    this.weights = weights.clone();
+    this.sequence = new SubchannelPicker[order.length];
+    for (int i = 0; i < order.length; i++) {
+      sequence[i] = children.get(order[i]);
+    }
+    this.offset = random.nextInt(sequence.length);
+  }
+
+  @Override
+  public PickResult pickSubchannel(PickSubchannelArgs args) {
+    int i = cursor.next() % sequence.length + offset;
+    return sequence[i >= sequence.length ? i - sequence.length : i].pickSubchannel(args);
+  }
+
+  /** Whether this picker already serves exactly these child pickers with these weights. */
+  boolean serves(List<SubchannelPicker> otherChildren, long[] otherWeights) {
+    if (otherChildren.size() != children.size() || !Arrays.equals(weights, otherWeights)) {
+      return false;
+    }
+    for (int i = 0; i < children.size(); i++) {
+      if (children.get(i) != otherChildren.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The weights this picker was built for, for reusing its order. */
+  long[] weights() {
+    return weights.clone();
+  }
+
+  @Override
+  public String toString() {
+    return "WeightedLocalityPicker{localities=" + children.size() + ", slots=" + sequence.length + "}";
+  }
+}
