@@ -52,7 +52,7 @@ public final class PriorityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(PriorityBalancer.class);
 
   private final Helper helper;
-  private final RandomGenerator random;
+  private final ChildFactory childFactory;
   private final PriorityChildNames childNames = new PriorityChildNames();
   private final Map<String, PriorityChild> children = new HashMap<>();
 
@@ -77,8 +77,23 @@ public final class PriorityBalancer extends LoadBalancer {
    * @param random draws pickers' start positions; used on the SynchronizationContext only
    */
   public PriorityBalancer(Helper helper, RandomGenerator random) {
+    this(helper, localityChildren(Objects.requireNonNull(random, "random")));
+  }
+
+  /** For tests: children made by {@code childFactory} instead of LocalityBalancers. */
+  PriorityBalancer(Helper helper, ChildFactory childFactory) {
     this.helper = Objects.requireNonNull(helper, "helper");
-    this.random = Objects.requireNonNull(random, "random");
+    this.childFactory = Objects.requireNonNull(childFactory, "childFactory");
+  }
+
+  private static ChildFactory localityChildren(RandomGenerator random) {
+    return (childHelper, name) -> new LocalityBalancer(childHelper, name, random);
+  }
+
+  /** Makes the balancer of one priority; it is fed {@link LocalityGroup} configs. */
+  @FunctionalInterface
+  interface ChildFactory {
+    LoadBalancer newChild(Helper helper, String name);
   }
 
   /**
@@ -117,7 +132,7 @@ public final class PriorityBalancer extends LoadBalancer {
       for (int i = 0; i < names.size(); i++) {
         PriorityChild child = children.get(names.get(i));
         if (child != null) {
-          child.balancer.acceptConfig(newConfig.priorities().get(i));
+          child.accept(newConfig.priorities().get(i));
         }
       }
     } finally {
@@ -228,7 +243,7 @@ public final class PriorityBalancer extends LoadBalancer {
     boolean wasUpdating = updating;
     updating = true; // the child's first reports are read right after, not re-entrantly
     try {
-      child.balancer.acceptConfig(group);
+      child.accept(group);
     } finally {
       updating = wasUpdating;
     }
@@ -331,7 +346,7 @@ public final class PriorityBalancer extends LoadBalancer {
   /** A started priority: its LocalityBalancer, last reported state and its two timers. */
   private final class PriorityChild {
     final String name;
-    final LocalityBalancer balancer;
+    final LoadBalancer balancer;
     ConnectivityState state = CONNECTING;
     SubchannelPicker picker = QueuingPicker.INSTANCE;
     boolean readyOrIdleSinceFailure;
@@ -342,7 +357,17 @@ public final class PriorityBalancer extends LoadBalancer {
 
     PriorityChild(String name) {
       this.name = name;
-      this.balancer = new LocalityBalancer(new ChildHelper(this), name, random);
+      this.balancer = childFactory.newChild(new ChildHelper(this), name);
+    }
+
+    void accept(LocalityGroup group) {
+      Status status = balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
+          .setAddresses(List.of()) // jxds children take their endpoints from the config
+          .setLoadBalancingPolicyConfig(group)
+          .build());
+      if (!status.isOk()) {
+        logger.warn("{}: {} rejected its config: {}", config.clusterName(), name, status);
+      }
     }
 
     boolean failoverTimerPending() {
