@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       failed until it becomes READY (sticky TRANSIENT_FAILURE, gRFC A62), so a leaf whose
  *       endpoints are all down stays TRANSIENT_FAILURE instead of flapping through CONNECTING
  *       while they retry.
- *   <li>The READY picker is rebuilt only when the READY set or a READY weight changes.
+ *   <li>The READY picker is rebuilt only when the READY set or a READY weight changes, and once
+ *       per burst of subchannel reports.
  * </ul>
  *
  * <p>Runs on the channel's SynchronizationContext; not thread-safe otherwise.
@@ -55,6 +56,7 @@ public final class EndpointBalancer extends LoadBalancer {
   private SubchannelPicker picker;
   private WeightedEndpointPicker readyPicker;
   private FailingPicker failingPicker;
+  private boolean updateScheduled;
   private boolean shutdown;
 
   /**
@@ -176,11 +178,30 @@ public final class EndpointBalancer extends LoadBalancer {
         return;
       }
     }
-    updateState();
+    scheduleUpdate();
+  }
+
+  /**
+   * Folds the subchannel reports already queued on the SynchronizationContext into one picker
+   * rebuild: when many connections come up at once (a new locality, a channel leaving IDLE), the
+   * picker is built once per burst, not once per subchannel.
+   */
+  private void scheduleUpdate() {
+    if (updateScheduled) {
+      return;
+    }
+    updateScheduled = true;
+    helper.getSynchronizationContext().executeLater(() -> {
+      updateScheduled = false;
+      updateState();
+    });
   }
 
   /** The one place that recomputes the aggregate state and picker. */
   private void updateState() {
+    if (shutdown) {
+      return;
+    }
     List<Subchannel> ready = new ArrayList<>();
     boolean connecting = false;
     for (EndpointState endpoint : endpoints.values()) {

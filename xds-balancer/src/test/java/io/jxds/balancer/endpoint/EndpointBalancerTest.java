@@ -177,6 +177,19 @@ class EndpointBalancerTest {
   }
 
   @Test
+  void aBurstOfQueuedSubchannelReportsBuildsOnePicker() {
+    accept(endpoint(1), endpoint(2), endpoint(3));
+    int updates = helper.updates.size();
+
+    // Three reports queued on the context at once, as when connections come up together.
+    helper.run(() -> helper.subchannels.forEach(s -> s.setState(READY)));
+
+    assertThat(helper.updates).hasSize(updates + 1);
+    assertThat(helper.state()).isEqualTo(READY);
+    assertThat(helper.pickCounts(30)).containsOnlyKeys(address(1), address(2), address(3));
+  }
+
+  @Test
   void resolutionErrorKeepsServingExistingSubchannels() {
     accept(endpoint(1));
     helper.subchannel(address(1)).setState(READY);
