@@ -1,11 +1,9 @@
 package io.jxds.balancer.endpoint;
 
 import io.grpc.LoadBalancer.PickResult;
-import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.Subchannel;
-import io.grpc.LoadBalancer.SubchannelPicker;
+import io.jxds.balancer.picker.PositionedPicker;
 import io.jxds.balancer.picker.SmoothWrrSequence;
-import io.jxds.balancer.picker.StripedCursor;
 import java.util.Arrays;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -15,16 +13,16 @@ import java.util.random.RandomGenerator;
  * load_balancing_weight}: an endpoint's share is its weight over the READY endpoints' total
  * (envoy's LbEndpoint semantics). The order comes from {@link SmoothWrrSequence} (see there for
  * the quantisation error and the smoothness bound), pre-resolved to one {@link PickResult} per
- * slot, so a pick is one cursor increment, one division and one array read: no allocation, no
- * lock. The start is random (drawn once per picker), so that many clients built from the same
+ * slot, so a pick is one cursor increment (or none, when the locality picker passes its
+ * position down, see {@link PositionedPicker}), one division and one array read: no allocation,
+ * no lock. The start is random (drawn once per picker), so that many clients built from the same
  * config do not all start on the same endpoint (envoy's "first pick" problem).
  */
-final class WeightedEndpointPicker extends SubchannelPicker {
+final class WeightedEndpointPicker extends PositionedPicker {
   private final List<Subchannel> subchannels;
   private final long[] weights;
   private final PickResult[] sequence;
   private final int offset;
-  private final StripedCursor cursor = new StripedCursor();
 
   WeightedEndpointPicker(List<Subchannel> subchannels, long[] weights, RandomGenerator random) {
     this.subchannels = List.copyOf(subchannels);
@@ -42,8 +40,8 @@ final class WeightedEndpointPicker extends SubchannelPicker {
   }
 
   @Override
-  public PickResult pickSubchannel(PickSubchannelArgs args) {
-    int i = cursor.next() % sequence.length + offset;
+  public PickResult pickAt(int position) {
+    int i = position % sequence.length + offset;
     return sequence[i >= sequence.length ? i - sequence.length : i];
   }
 
