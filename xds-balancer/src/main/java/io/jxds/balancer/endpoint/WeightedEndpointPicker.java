@@ -2,8 +2,10 @@ package io.jxds.balancer.endpoint;
 
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;
-import io.jxds.balancer.picker.PositionedPicker;
+import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.balancer.picker.SmoothWrrSequence;
+import io.jxds.balancer.picker.StripedCursor;
 import java.util.Arrays;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -13,16 +15,16 @@ import java.util.random.RandomGenerator;
  * load_balancing_weight}: an endpoint's share is its weight over the READY endpoints' total
  * (envoy's LbEndpoint semantics). The order comes from {@link SmoothWrrSequence} (see there for
  * the quantisation error and the smoothness bound), pre-resolved to one {@link PickResult} per
- * slot, so a pick is one cursor increment (or none, when the locality picker passes its
- * position down, see {@link PositionedPicker}), one division and one array read: no allocation,
- * no lock. The start is random (drawn once per picker), so that many clients built from the same
- * config do not all start on the same endpoint (envoy's "first pick" problem).
+ * slot, so a pick is one per-thread cursor step ({@link StripedCursor}: a load, a compare, a
+ * store) and one array read: no allocation, no lock, no division. The start is random (drawn
+ * once per picker), so that many clients built from the same config do not all start on the same
+ * endpoint (envoy's "first pick" problem).
  */
-final class WeightedEndpointPicker extends PositionedPicker {
+final class WeightedEndpointPicker extends SubchannelPicker {
   private final List<Subchannel> subchannels;
   private final long[] weights;
   private final PickResult[] sequence;
-  private final int offset;
+  private final StripedCursor cursor;
 
   WeightedEndpointPicker(List<Subchannel> subchannels, long[] weights, RandomGenerator random) {
     this.subchannels = List.copyOf(subchannels);
@@ -36,13 +38,12 @@ final class WeightedEndpointPicker extends PositionedPicker {
     for (int i = 0; i < order.length; i++) {
       sequence[i] = results[order[i]];
     }
-    this.offset = random.nextInt(sequence.length);
+    this.cursor = new StripedCursor(sequence.length, random);
   }
 
   @Override
-  public PickResult pickAt(int position) {
-    int i = position % sequence.length + offset;
-    return sequence[i >= sequence.length ? i - sequence.length : i];
+  public PickResult pickSubchannel(PickSubchannelArgs args) {
+    return sequence[cursor.next()];
   }
 
   /** Whether this picker already serves exactly these subchannels with these weights. */

@@ -3,7 +3,6 @@ package io.jxds.balancer.locality;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
-import io.jxds.balancer.picker.PositionedPicker;
 import io.jxds.balancer.picker.SmoothWrrSequence;
 import io.jxds.balancer.picker.StripedCursor;
 import java.util.Arrays;
@@ -25,58 +24,32 @@ import java.util.random.RandomGenerator;
  * over any window (see {@link SmoothWrrSequence}), where grpc-java's per-RPC weighted random
  * choice has visible variance at low QPS; and it needs no shared random generator, whose
  * contention would cost more than the pick. Only the start position is random, drawn once per
- * picker, so that clients built from the same config do not all begin with the same locality.
+ * picker and thread, so that clients built from the same config do not all begin with the same
+ * locality.
  *
- * <p>A pick is one cursor increment, one division and two array reads: O(1), no allocation, no
- * lock. When the chosen locality's picker is a {@link PositionedPicker} (the endpoint leaf's
- * always is), this picker tells it its position, computed from this picker's own position:
- * {@code occurrence = cycle × q_i + rank[slot]}, where {@code q_i} is the locality's slot count
- * and {@code rank[slot]} how often it appeared earlier in the cycle. That is exactly the count
- * the child's own cursor would hold, so one atomic increment serves the whole chain.
+ * <p>A pick is one per-thread cursor step ({@link StripedCursor}) and one array read before
+ * delegating: O(1), no allocation, no lock, no division.
  */
 final class WeightedLocalityPicker extends SubchannelPicker {
   private final List<SubchannelPicker> children;
   private final long[] weights;
   private final SubchannelPicker[] sequence;
-  private final int[] rank; // occurrences of sequence[r]'s locality before slot r
-  private final int[] slotsPerCycle; // per slot: its locality's slot count q_i
-  private final int offset;
-  private final StripedCursor cursor = new StripedCursor();
+  private final StripedCursor cursor;
 
   WeightedLocalityPicker(
       List<SubchannelPicker> children, long[] weights, int[] order, RandomGenerator random) {
     this.children = List.copyOf(children);
     this.weights = weights.clone();
     this.sequence = new SubchannelPicker[order.length];
-    this.rank = new int[order.length];
-    this.slotsPerCycle = new int[order.length];
-    int[] seen = new int[children.size()];
     for (int r = 0; r < order.length; r++) {
       sequence[r] = children.get(order[r]);
-      rank[r] = seen[order[r]]++;
     }
-    for (int r = 0; r < order.length; r++) {
-      slotsPerCycle[r] = seen[order[r]];
-    }
-    this.offset = random.nextInt(sequence.length);
+    this.cursor = new StripedCursor(sequence.length, random);
   }
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
-    int length = sequence.length;
-    int position = cursor.next();
-    int cycle = position / length;
-    int r = position - cycle * length + offset;
-    if (r >= length) {
-      r -= length;
-      cycle++;
-    }
-    SubchannelPicker child = sequence[r];
-    if (child instanceof PositionedPicker positioned) {
-      int occurrence = cycle * slotsPerCycle[r] + rank[r];
-      return positioned.pickAt(occurrence & Integer.MAX_VALUE);
-    }
-    return child.pickSubchannel(args);
+    return sequence[cursor.next()].pickSubchannel(args);
   }
 
   /** Whether this picker already serves exactly these child pickers with these weights. */
