@@ -9,16 +9,18 @@ import java.util.Arrays;
  * <h2>Quantisation</h2>
  *
  * Weights are exact unsigned 32-bit values (xDS {@code load_balancing_weight}). They are first
- * divided by their greatest common divisor. If the reduced total {@code W} is at most {@link
- * #MAX_SLOTS} (65 536) the order holds each entry exactly {@code w_i} times and the shares are
- * exact. Otherwise each entry gets {@code q_i} of exactly {@code C = 65 536} slots by the
- * largest-remainder method: {@code floor(w_i·C/W)} each, plus one for the {@code C − Σfloor}
- * entries with the largest remainders. So {@code |q_i − w_i·C/W| < 1} and, because {@code Σq = C}
- * exactly, <b>every entry's share is off by less than {@code 1/C = 0.0015} percentage points</b>,
- * whatever the number of entries. Worked number: weights {@code 1_000_000, 3_000_001} (W =
- * 4 000 001 > C) give {@code q = 16 384, 49 152}: shares 25.0000 % and 75.0000 % against the exact
- * 24.99999 % and 75.00001 %, an error of 6·10⁻⁶ points. An entry whose exact share is below
- * {@code 1/C} may get no slot at all (it would take 0.0015 % at most).
+ * divided by their greatest common divisor. The slot budget for {@code k} entries is {@code C =
+ * min(65 536, max(4 096, 64·k))}: 64 slots per entry on average, never fewer than 4 Ki nor more
+ * than 64 Ki (memory and build time grow with C). If the reduced total {@code W} is at most C,
+ * the order holds each entry exactly {@code w_i} times and the shares are exact. Otherwise each
+ * entry gets {@code q_i} of exactly C slots by the largest-remainder method: {@code
+ * floor(w_i·C/W)} each, plus one for the {@code C − Σfloor} entries with the largest remainders.
+ * So {@code |q_i − w_i·C/W| < 1} and, because {@code Σq = C} exactly, <b>every entry's share is
+ * off by less than {@code 1/C} of the traffic: at worst 1/4 096 = 0.025 percentage points</b>
+ * (0.0015 points from 1 024 entries up). Worked number: weights {@code 1_000_000, 3_000_001}
+ * (k = 2, C = 4 096, W = 4 000 001 > C) give {@code q = 1 024, 3 072}: shares 25 % and 75 %
+ * against the exact 24.999994 % and 75.000006 %, an error of 6·10⁻⁶ points. An entry whose exact
+ * share is below {@code 1/C} may get no slot at all.
  *
  * <h2>Order</h2>
  *
@@ -30,24 +32,33 @@ import java.util.Arrays;
  * for every prefix {@code t}; hence any window of {@code L} consecutive picks (wrapping included,
  * since {@code c_i(Q) = q_i}) holds entry i at most {@code ceil(L·s_i) + 1} times: smooth, never
  * bursty. Example: weights 5, 1, 1 give {@code a b a c a a a}-like interleavings, never
- * {@code a a a a a b c}. All arithmetic is exact in {@code long}; building costs
- * {@code O(Q log k)} (a bucket queue for eligibility times, a binary heap for deadlines).
+ * {@code a a a a a b c}. Eligibility is exact integer arithmetic; deadlines are compared as
+ * doubles, falling back to exact {@code long} cross-multiplication when two are within rounding
+ * distance. Building costs {@code O(Q log k)} (a bucket queue for eligibility times, a binary
+ * heap for deadlines).
  */
 public final class SmoothWrrSequence {
-  /** The most slots an order holds when weights have to be quantised: 64 Ki. */
+  /** The most slots an order ever holds, and the most entries it takes: 64 Ki. */
   public static final int MAX_SLOTS = 1 << 16;
+  /** The fewest slots weights are quantised to: 4 Ki. */
+  static final int MIN_BUDGET = 1 << 12;
 
   private SmoothWrrSequence() {}
 
   /**
    * Returns a cyclic order of indices into {@code weights}: each index appears in proportion to
-   * its weight (exactly, or within 1/65 536 of its share, see the class comment).
+   * its weight (exactly, or within {@code 1/C} of its share, see the class comment).
    *
    * @param weights at least one, each in [1, 2^32-1]; at most {@link #MAX_SLOTS} entries
    */
   public static int[] build(long[] weights) {
     int[] slots = quantise(weights);
     return order(slots);
+  }
+
+  /** The slot budget C for {@code k} entries. */
+  static int slotBudget(int k) {
+    return (int) Math.min(MAX_SLOTS, Math.max(MIN_BUDGET, 64L * k));
   }
 
   /** Slots per entry: exact (divided by the gcd) when they fit, else largest remainder over C. */
@@ -68,13 +79,13 @@ public final class SmoothWrrSequence {
       total += w / gcd; // n <= 2^16 and w < 2^32: no overflow
     }
     int[] slots = new int[n];
-    if (total <= MAX_SLOTS) {
+    long c = slotBudget(n);
+    if (total <= c) {
       for (int i = 0; i < n; i++) {
         slots[i] = (int) (weights[i] / gcd);
       }
       return slots;
     }
-    long c = MAX_SLOTS;
     long[] remainders = new long[n];
     long given = 0;
     for (int i = 0; i < n; i++) {
@@ -148,16 +159,20 @@ public final class SmoothWrrSequence {
   /**
    * One run of Tijdeman's algorithm with σ = 1/m. In integers: entry i with c picks is eligible
    * at step t iff {@code m·(t·q_i − c·Q) ≥ Q}; its deadline is {@code (m·c + m − 1)/q_i} (times
-   * the common factor Q/m, dropped), compared by cross-multiplication.
+   * the common factor Q/m, dropped).
    */
   private static final class Chairman {
+    /** Keys closer than this (relative) are compared exactly. */
+    private static final double TIE = 0x1p-40;
+
     private final int[] q;
     private final int total;
     private final long m;
     private final int[] picks;
     private final int[] bucketHead; // eligibility time -> first entry (linked through next)
     private final int[] next;
-    private final int[] heap;
+    private final int[] heapId; // binary heap of eligible entries by deadline
+    private final double[] heapKey;
     private int heapSize;
 
     Chairman(int[] q, int total, long m) {
@@ -167,7 +182,8 @@ public final class SmoothWrrSequence {
       this.picks = new int[q.length];
       this.bucketHead = new int[total + 2];
       this.next = new int[q.length];
-      this.heap = new int[q.length];
+      this.heapId = new int[q.length];
+      this.heapKey = new double[q.length];
       Arrays.fill(bucketHead, -1);
     }
 
@@ -214,46 +230,61 @@ public final class SmoothWrrSequence {
       bucketHead[t] = i;
     }
 
-    /** Whether entry a's deadline is before b's (ties to the lower index). */
-    private boolean before(int a, int b) {
-      long da = (m * picks[a] + m - 1) * q[b];
+    private double deadline(int i) {
+      return (double) (m * picks[i] + m - 1) / q[i];
+    }
+
+    /** Whether entry a (deadline ka) goes before entry b (deadline kb); ties to the lower index. */
+    private boolean before(int a, double ka, int b, double kb) {
+      double gap = ka - kb;
+      if (Math.abs(gap) > TIE * Math.max(ka, kb)) {
+        return gap < 0;
+      }
+      long da = (m * picks[a] + m - 1) * q[b]; // exact: <= 2^34 * 2^16
       long db = (m * picks[b] + m - 1) * q[a];
       return da < db || (da == db && a < b);
     }
 
     private void push(int i) {
+      double key = deadline(i);
       int pos = heapSize++;
       while (pos > 0) {
         int parent = (pos - 1) >>> 1;
-        if (!before(i, heap[parent])) {
+        if (!before(i, key, heapId[parent], heapKey[parent])) {
           break;
         }
-        heap[pos] = heap[parent];
+        heapId[pos] = heapId[parent];
+        heapKey[pos] = heapKey[parent];
         pos = parent;
       }
-      heap[pos] = i;
+      heapId[pos] = i;
+      heapKey[pos] = key;
     }
 
     private int pop() {
-      int top = heap[0];
-      int last = heap[--heapSize];
+      int top = heapId[0];
+      int last = heapId[--heapSize];
+      double lastKey = heapKey[heapSize];
       int pos = 0;
       while (true) {
         int child = 2 * pos + 1;
         if (child >= heapSize) {
           break;
         }
-        if (child + 1 < heapSize && before(heap[child + 1], heap[child])) {
+        if (child + 1 < heapSize
+            && before(heapId[child + 1], heapKey[child + 1], heapId[child], heapKey[child])) {
           child++;
         }
-        if (!before(heap[child], last)) {
+        if (!before(heapId[child], heapKey[child], last, lastKey)) {
           break;
         }
-        heap[pos] = heap[child];
+        heapId[pos] = heapId[child];
+        heapKey[pos] = heapKey[child];
         pos = child;
       }
       if (heapSize > 0) {
-        heap[pos] = last;
+        heapId[pos] = last;
+        heapKey[pos] = lastKey;
       }
       return top;
     }

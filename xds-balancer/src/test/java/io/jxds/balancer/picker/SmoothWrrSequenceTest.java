@@ -62,12 +62,21 @@ class SmoothWrrSequenceTest {
         weights[i] = 1 + random.nextInt(round % 2 == 0 ? 10 : 300);
       }
       int[] order = SmoothWrrSequence.build(weights);
-      assertSmooth(order, weights);
+      assertSmooth(order, slots(weights)); // exact, or quantised when the sum exceeds 4 096
     }
   }
 
+  private static long[] slots(long[] weights) {
+    int[] q = SmoothWrrSequence.quantise(weights);
+    long[] slots = new long[q.length];
+    for (int i = 0; i < q.length; i++) {
+      slots[i] = q[i];
+    }
+    return slots;
+  }
+
   @Test
-  void largeWeightsAreQuantisedToExactly64KiSlotsWithinOneSlotOfTheirShare() {
+  void largeWeightsAreQuantisedToTheBudgetWithinOneSlotOfTheirShare() {
     RandomGenerator random = TestRandom.seeded(7);
     for (int round = 0; round < 20; round++) {
       int n = 2 + random.nextInt(200);
@@ -78,37 +87,51 @@ class SmoothWrrSequenceTest {
         total += weights[i];
       }
       int[] slots = SmoothWrrSequence.quantise(weights);
+      int budget = SmoothWrrSequence.slotBudget(n);
       long sum = 0;
       for (int i = 0; i < n; i++) {
         sum += slots[i];
         double exact = (double) weights[i] / total;
-        double quantised = slots[i] / (double) SmoothWrrSequence.MAX_SLOTS;
-        // The header comment's bound: less than 1/65 536 of the traffic, per entry.
-        assertThat(Math.abs(quantised - exact)).isLessThan(1.0 / SmoothWrrSequence.MAX_SLOTS);
+        double quantised = slots[i] / (double) budget;
+        // The header comment's bound: less than 1/C of the traffic, per entry.
+        assertThat(Math.abs(quantised - exact)).isLessThan(1.0 / budget);
       }
-      assertThat(sum).isEqualTo(SmoothWrrSequence.MAX_SLOTS);
+      assertThat(sum).isEqualTo(budget);
+      assertThat(budget).isBetween(4096, 65536);
     }
+  }
+
+  @Test
+  void manyEntriesWithHugeWeightsStaySmooth() {
+    RandomGenerator random = TestRandom.seeded(99);
+    long[] weights = new long[300];
+    for (int i = 0; i < weights.length; i++) {
+      weights[i] = 1 + random.nextLong(0xFFFF_FFFFL);
+    }
+    int[] order = SmoothWrrSequence.build(weights);
+    assertThat(order).hasSize(SmoothWrrSequence.slotBudget(300));
+    assertSmooth(order, slots(weights));
   }
 
   @Test
   void headerCommentsWorkedNumbersHold() {
     assertThat(SmoothWrrSequence.quantise(new long[] {1_000_000, 3_000_001}))
-        .containsExactly(16_384, 49_152);
+        .containsExactly(1_024, 3_072);
     assertThat(SmoothWrrSequence.quantise(new long[] {1, 2, 0xFFFF_FFFFL}))
-        .containsExactly(0, 0, 65_536);
+        .containsExactly(0, 0, 4_096);
+    // WeightedLocalityPicker's worked number.
+    assertThat(SmoothWrrSequence.quantise(new long[] {1, 1, 5_000})).containsExactly(1, 1, 4_094);
+    assertThat(SmoothWrrSequence.slotBudget(2)).isEqualTo(4_096);
+    assertThat(SmoothWrrSequence.slotBudget(100)).isEqualTo(6_400);
+    assertThat(SmoothWrrSequence.slotBudget(5_000)).isEqualTo(65_536);
   }
 
   @Test
   void quantisedSequenceIsStillSmooth() {
     long[] weights = {1_000_003, 2_999_999, 7_777_777, 123_456};
     int[] order = SmoothWrrSequence.build(weights);
-    assertThat(order).hasSize(SmoothWrrSequence.MAX_SLOTS);
-    long[] slots = new long[weights.length];
-    int[] q = SmoothWrrSequence.quantise(weights);
-    for (int i = 0; i < q.length; i++) {
-      slots[i] = q[i];
-    }
-    assertSmooth(order, slots);
+    assertThat(order).hasSize(4_096);
+    assertSmooth(order, slots(weights));
   }
 
   @Test
