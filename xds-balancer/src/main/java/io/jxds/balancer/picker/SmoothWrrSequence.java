@@ -166,6 +166,8 @@ public final class SmoothWrrSequence {
     private static final double TIE = 0x1p-40;
 
     private final int[] q;
+    private final double[] inverseQ;
+    private final double[] period; // Q / q_i: steps between two picks of i
     private final int total;
     private final long m;
     private final int[] picks;
@@ -179,6 +181,12 @@ public final class SmoothWrrSequence {
       this.q = q;
       this.total = total;
       this.m = m;
+      this.inverseQ = new double[q.length];
+      this.period = new double[q.length];
+      for (int i = 0; i < q.length; i++) {
+        inverseQ[i] = q[i] == 0 ? 0 : 1.0 / q[i];
+        period[i] = q[i] == 0 ? 0 : (double) total / q[i];
+      }
       this.picks = new int[q.length];
       this.bucketHead = new int[total + 2];
       this.next = new int[q.length];
@@ -214,11 +222,21 @@ public final class SmoothWrrSequence {
       return order;
     }
 
-    /** The first step t with m·(t·q_i − c·Q) ≥ Q. */
+    /** The first step t with m·(t·q_i − c·Q) ≥ Q: estimated in double, settled exactly. */
     private long eligibleAt(int i) {
-      long numerator = m * picks[i] * total + total; // <= 2^17 * 2^16 * 2^16
-      long denominator = m * q[i];
-      return (numerator + denominator - 1) / denominator;
+      long c = picks[i];
+      long t = (long) Math.ceil((c + 1.0 / m) * period[i]);
+      while (!eligible(i, c, t)) {
+        t++;
+      }
+      while (t > 1 && eligible(i, c, t - 1)) {
+        t--;
+      }
+      return t;
+    }
+
+    private boolean eligible(int i, long c, long t) {
+      return m * (t * q[i] - c * total) >= total; // <= 2^17 * 2^32
     }
 
     private void enqueue(int i, long at, int notBefore) {
@@ -231,14 +249,16 @@ public final class SmoothWrrSequence {
     }
 
     private double deadline(int i) {
-      return (double) (m * picks[i] + m - 1) / q[i];
+      return (m * picks[i] + m - 1) * inverseQ[i];
     }
 
     /** Whether entry a (deadline ka) goes before entry b (deadline kb); ties to the lower index. */
     private boolean before(int a, double ka, int b, double kb) {
-      double gap = ka - kb;
-      if (Math.abs(gap) > TIE * Math.max(ka, kb)) {
-        return gap < 0;
+      if (ka < kb - TIE * kb) {
+        return true;
+      }
+      if (kb < ka - TIE * ka) {
+        return false;
       }
       long da = (m * picks[a] + m - 1) * q[b]; // exact: <= 2^34 * 2^16
       long db = (m * picks[b] + m - 1) * q[a];
