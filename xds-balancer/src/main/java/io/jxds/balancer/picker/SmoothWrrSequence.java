@@ -24,18 +24,21 @@ import java.util.Arrays;
  *
  * <h2>Order</h2>
  *
- * The order is Tijdeman's solution of the "chairman assignment problem" (1980), the same idea as
- * earliest-eligible-virtual-deadline-first: with {@code k} entries of shares {@code s_i = q_i/Q}
- * and {@code σ = 1/(2k−2)}, step {@code t = 1..Q} picks, among the entries that are eligible
- * ({@code t·s_i − c_i ≥ σ}, where {@code c_i} counts earlier picks of i), the one with the
- * earliest deadline {@code (c_i + 1 − σ)/s_i}. Tijdeman proves {@code |c_i(t) − t·s_i| ≤ 1 − σ}
- * for every prefix {@code t}; hence any window of {@code L} consecutive picks (wrapping included,
- * since {@code c_i(Q) = q_i}) holds entry i at most {@code ceil(L·s_i) + 1} times: smooth, never
- * bursty. Example: weights 5, 1, 1 give {@code a b a c a a a}-like interleavings, never
- * {@code a a a a a b c}. Eligibility is exact integer arithmetic; deadlines are compared as
- * doubles, falling back to exact {@code long} cross-multiplication when two are within rounding
- * distance. Building costs {@code O(Q log k)} (a bucket queue for eligibility times, a binary
- * heap for deadlines).
+ * The order meets Tijdeman's bound for the "chairman assignment problem" (1980): with {@code k}
+ * entries of shares {@code s_i = q_i/Q} and {@code σ = 1/(2k−2)}, every prefix {@code t} has
+ * {@code |c_i(t) − t·s_i| ≤ 1 − σ}, where {@code c_i(t)} counts the picks of i among the first t.
+ * Hence any window of {@code L} consecutive picks (wrapping included, since {@code c_i(Q) = q_i})
+ * holds entry i at most {@code ceil(L·s_i) + 1} times: smooth, never bursty. Example: weights
+ * 5, 1, 1 give {@code a b a c a a a}-like interleavings, never {@code a a a a a b c}.
+ *
+ * <p>The bound is a window per pick: the c-th pick of i (c from 0) may take step t only if
+ * {@code t ≥ r = ceil((c + σ)/s_i)} (else i would run ahead by more than 1 − σ) and must take one
+ * by {@code D = floor((c + 1 − σ)/s_i) + 1} (else it would fall behind). Tijdeman's algorithm
+ * (earliest deadline among the eligible) proves that all Q picks fit their windows at once, so
+ * the classic interval-point greedy finds such a fit: take the picks by increasing {@code D} and
+ * give each the earliest free step {@code ≥ r}. All arithmetic is exact in {@code long}; the
+ * picks are sorted by a counting sort and free steps found with a union-find, so building costs
+ * {@code O(Q)} (times the inverse Ackermann function), about 20 ns per slot.
  */
 public final class SmoothWrrSequence {
   /** The most slots an order ever holds, and the most entries it takes: 64 Ki. */
@@ -144,7 +147,7 @@ public final class SmoothWrrSequence {
       }
       return order;
     }
-    return new Chairman(slots, total, 2L * k - 2).run();
+    return windowFit(slots, total, 2L * k - 2);
   }
 
   private static long gcd(long a, long b) {
@@ -157,156 +160,61 @@ public final class SmoothWrrSequence {
   }
 
   /**
-   * One run of Tijdeman's algorithm with σ = 1/m. In integers: entry i with c picks is eligible
-   * at step t iff {@code m·(t·q_i − c·Q) ≥ Q}; its deadline is {@code (m·c + m − 1)/q_i} (times
-   * the common factor Q/m, dropped).
+   * Assigns every pick to a step inside its Tijdeman window (see the class comment), with
+   * {@code σ = 1/m}. In integers, the c-th pick of entry i has release {@code r = ceil((m·c + 1)·Q
+   * / (m·q_i))} and deadline {@code D = floor((m·c + m − 1)·Q / (m·q_i)) + 1}.
    */
-  private static final class Chairman {
-    /** Keys closer than this (relative) are compared exactly. */
-    private static final double TIE = 0x1p-40;
-
-    private final int[] q;
-    private final double[] inverseQ;
-    private final double[] period; // Q / q_i: steps between two picks of i
-    private final int total;
-    private final long m;
-    private final int[] picks;
-    private final int[] bucketHead; // eligibility time -> first entry (linked through next)
-    private final int[] next;
-    private final int[] heapId; // binary heap of eligible entries by deadline
-    private final double[] heapKey;
-    private int heapSize;
-
-    Chairman(int[] q, int total, long m) {
-      this.q = q;
-      this.total = total;
-      this.m = m;
-      this.inverseQ = new double[q.length];
-      this.period = new double[q.length];
-      for (int i = 0; i < q.length; i++) {
-        inverseQ[i] = q[i] == 0 ? 0 : 1.0 / q[i];
-        period[i] = q[i] == 0 ? 0 : (double) total / q[i];
+  private static int[] windowFit(int[] q, int total, long m) {
+    // Counting sort of the picks by deadline: how many picks are due at each step first.
+    int[] dueCount = new int[total + 2];
+    for (int i = 0; i < q.length; i++) {
+      long denominator = m * q[i];
+      for (long c = 0; c < q[i]; c++) {
+        dueCount[deadline(c, total, m, denominator)]++;
       }
-      this.picks = new int[q.length];
-      this.bucketHead = new int[total + 2];
-      this.next = new int[q.length];
-      this.heapId = new int[q.length];
-      this.heapKey = new double[q.length];
-      Arrays.fill(bucketHead, -1);
     }
-
-    int[] run() {
-      for (int i = 0; i < q.length; i++) {
-        if (q[i] > 0) {
-          enqueue(i, eligibleAt(i), 1);
-        }
-      }
-      int[] order = new int[total];
-      for (int t = 1; t <= total; t++) {
-        for (int i = bucketHead[t]; i >= 0; ) {
-          int following = next[i];
-          push(i);
-          i = following;
-        }
-        if (heapSize == 0) {
-          // Cannot happen: the shares' excesses sum to 1, so one is >= 1/k >= σ.
-          throw new IllegalStateException("no eligible entry at step " + t);
-        }
-        int i = pop();
-        order[t - 1] = i;
-        picks[i]++;
-        if (picks[i] < q[i]) {
-          enqueue(i, eligibleAt(i), t + 1);
-        }
-      }
-      return order;
+    int[] start = new int[total + 2];
+    for (int t = 1; t <= total + 1; t++) {
+      start[t] = start[t - 1] + dueCount[t - 1];
     }
-
-    /** The first step t with m·(t·q_i − c·Q) ≥ Q: estimated in double, settled exactly. */
-    private long eligibleAt(int i) {
-      long c = picks[i];
-      long t = (long) Math.ceil((c + 1.0 / m) * period[i]);
-      while (!eligible(i, c, t)) {
-        t++;
+    int[] pickEntry = new int[total];
+    int[] pickRelease = new int[total];
+    for (int i = 0; i < q.length; i++) {
+      long denominator = m * q[i];
+      for (long c = 0; c < q[i]; c++) {
+        int slot = start[deadline(c, total, m, denominator)]++;
+        pickEntry[slot] = i;
+        pickRelease[slot] = (int) ceilDiv((m * c + 1) * total, denominator); // >= 1
       }
-      while (t > 1 && eligible(i, c, t - 1)) {
-        t--;
-      }
-      return t;
     }
-
-    private boolean eligible(int i, long c, long t) {
-      return m * (t * q[i] - c * total) >= total; // <= 2^17 * 2^32
+    // Earliest free step >= r: nextFree[t] leads to it (union-find with path halving).
+    int[] nextFree = new int[total + 2];
+    for (int t = 0; t < nextFree.length; t++) {
+      nextFree[t] = t;
     }
-
-    private void enqueue(int i, long at, int notBefore) {
-      int t = (int) Math.max(at, notBefore);
-      if (t > total) {
-        return;
+    int[] order = new int[total];
+    for (int j = 0; j < total; j++) {
+      int step = pickRelease[j];
+      while (nextFree[step] != step) {
+        nextFree[step] = nextFree[nextFree[step]];
+        step = nextFree[step];
       }
-      next[i] = bucketHead[t];
-      bucketHead[t] = i;
+      if (step > total) {
+        // Cannot happen: Tijdeman's schedule fits every pick in its window.
+        throw new IllegalStateException("no free step for a pick released at " + pickRelease[j]);
+      }
+      order[step - 1] = pickEntry[j];
+      nextFree[step] = step + 1;
     }
+    return order;
+  }
 
-    private double deadline(int i) {
-      return (m * picks[i] + m - 1) * inverseQ[i];
-    }
+  /** floor((m·c + m − 1)·Q / (m·q_i)) + 1, the last step the c-th pick may take. */
+  private static int deadline(long c, int total, long m, long denominator) {
+    return (int) Math.min(total, (m * c + m - 1) * total / denominator + 1); // <= 2^33 * 2^16
+  }
 
-    /** Whether entry a (deadline ka) goes before entry b (deadline kb); ties to the lower index. */
-    private boolean before(int a, double ka, int b, double kb) {
-      if (ka < kb - TIE * kb) {
-        return true;
-      }
-      if (kb < ka - TIE * ka) {
-        return false;
-      }
-      long da = (m * picks[a] + m - 1) * q[b]; // exact: <= 2^34 * 2^16
-      long db = (m * picks[b] + m - 1) * q[a];
-      return da < db || (da == db && a < b);
-    }
-
-    private void push(int i) {
-      double key = deadline(i);
-      int pos = heapSize++;
-      while (pos > 0) {
-        int parent = (pos - 1) >>> 1;
-        if (!before(i, key, heapId[parent], heapKey[parent])) {
-          break;
-        }
-        heapId[pos] = heapId[parent];
-        heapKey[pos] = heapKey[parent];
-        pos = parent;
-      }
-      heapId[pos] = i;
-      heapKey[pos] = key;
-    }
-
-    private int pop() {
-      int top = heapId[0];
-      int last = heapId[--heapSize];
-      double lastKey = heapKey[heapSize];
-      int pos = 0;
-      while (true) {
-        int child = 2 * pos + 1;
-        if (child >= heapSize) {
-          break;
-        }
-        if (child + 1 < heapSize
-            && before(heapId[child + 1], heapKey[child + 1], heapId[child], heapKey[child])) {
-          child++;
-        }
-        if (!before(heapId[child], heapKey[child], last, lastKey)) {
-          break;
-        }
-        heapId[pos] = heapId[child];
-        heapKey[pos] = heapKey[child];
-        pos = child;
-      }
-      if (heapSize > 0) {
-        heapId[pos] = last;
-        heapKey[pos] = lastKey;
-      }
-      return top;
-    }
+  private static long ceilDiv(long numerator, long denominator) {
+    return (numerator + denominator - 1) / denominator;
   }
 }

@@ -114,6 +114,20 @@ class SmoothWrrSequenceTest {
   }
 
   @Test
+  void mediumSetsOfSkewedWeightsStaySmooth() {
+    RandomGenerator random = TestRandom.seeded(31337);
+    for (int round = 0; round < 8; round++) {
+      int n = 50 + random.nextInt(350);
+      long[] weights = new long[n];
+      for (int i = 0; i < n; i++) {
+        // Skewed: mostly light entries, a few heavy ones.
+        weights[i] = random.nextInt(10) == 0 ? 1 + random.nextInt(10_000) : 1 + random.nextInt(5);
+      }
+      assertSmooth(SmoothWrrSequence.build(weights), slots(weights));
+    }
+  }
+
+  @Test
   void headerCommentsWorkedNumbersHold() {
     assertThat(SmoothWrrSequence.quantise(new long[] {1_000_000, 3_000_001}))
         .containsExactly(1_024, 3_072);
