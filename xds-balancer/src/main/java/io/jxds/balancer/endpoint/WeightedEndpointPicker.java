@@ -1,8 +1,8 @@
 package io.jxds.balancer.endpoint;
 
 import io.grpc.LoadBalancer.PickResult;
-import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.balancer.picker.SmoothWrrSequence;
 import io.jxds.balancer.picker.StripedCursor;
@@ -57,11 +57,6 @@ final class WeightedEndpointPicker extends SubchannelPicker {
       }
     }
     return true;
-  }
-
-  /** The slots of one cycle, for tests. */
-  int cycleLength() {
-    return sequence.length;
   }
 
   @Override

@@ -66,11 +66,6 @@ final class WeightedLocalityPicker extends SubchannelPicker {
     return true;
   }
 
-  /** The weights this picker was built for, for reusing its order. */
-  long[] weights() {
-    return weights.clone();
-  }
-
   @Override
   public String toString() {
     return "WeightedLocalityPicker{localities=" + children.size() + ", slots=" + sequence.length + "}";
