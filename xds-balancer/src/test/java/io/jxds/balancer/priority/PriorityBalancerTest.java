@@ -257,6 +257,19 @@ class PriorityBalancerTest {
   }
 
   @Test
+  void priorityAddedAboveTheOneInUseIsTriedFirst() {
+    accept(B);
+    child(1).report(READY);
+
+    accept(A, B); // A56: the walk from priority 0 starts the new child and waits on its timer
+
+    assertThat(child(2).configs).containsExactly(A);
+    assertThat(helper.picker()).isSameAs(child(2).connectingPicker);
+    child(2).report(TRANSIENT_FAILURE);
+    assertThat(helper.picker()).isSameAs(child(1).readyPicker);
+  }
+
+  @Test
   void droppedNamesAreNeverReused() {
     accept(A);
     accept(B); // A's child closed; B gets a new name
