@@ -14,8 +14,8 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceTypes;
-import io.jxds.client.TestTypes.TestCluster;
-import io.jxds.client.TestTypes.TestEndpoints;
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.XdsResources;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -75,20 +75,20 @@ class JavaControlPlaneIntegrationTest {
         XdsClientBuilder.forTarget("127.0.0.1:" + port, InsecureChannelCredentials.create())
             .node(Node.newBuilder().setId("app-1").build())
             .build();
-    RecordingWatcher<TestCluster> clusterWatcher = new RecordingWatcher<>();
-    RecordingWatcher<TestEndpoints> endpointsWatcher = new RecordingWatcher<>();
-    client.watch(TestTypes.CLUSTER, "payments", clusterWatcher, DIRECT);
-    client.watch(TestTypes.ENDPOINTS, "payments-eds", endpointsWatcher, DIRECT);
+    RecordingWatcher<ClusterUpdate> clusterWatcher = new RecordingWatcher<>();
+    RecordingWatcher<EndpointsUpdate> endpointsWatcher = new RecordingWatcher<>();
+    client.watchCluster("payments", clusterWatcher, DIRECT);
+    client.watchEndpoints("payments-eds", endpointsWatcher, DIRECT);
 
     Await.until("first snapshot", () -> endpointsWatcher.updates().size() == 1 && clusterWatcher.updates().size() == 1);
-    assertThat(clusterWatcher.updates().get(0)).isEqualTo(new TestCluster("payments", "payments-eds"));
-    assertThat(endpointsWatcher.updates().get(0).addresses()).containsExactly("10.0.0.1:8080");
+    assertThat(clusterWatcher.updates().get(0).edsServiceName()).isEqualTo("payments-eds");
+    assertThat(addresses(endpointsWatcher.updates().get(0))).containsExactly("10.0.0.1:8080");
     Await.until("connected", () -> client.status().connected());
     assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "payments").orElseThrow().version()).isEqualTo("1");
 
     cache.setSnapshot(GROUP, snapshot("2", "10.0.0.2"));
     Await.until("second snapshot", () -> endpointsWatcher.updates().size() == 2);
-    assertThat(endpointsWatcher.updates().get(1).addresses()).containsExactly("10.0.0.2:8080");
+    assertThat(addresses(endpointsWatcher.updates().get(1))).containsExactly("10.0.0.2:8080");
     assertThat(clusterWatcher.updates()).hasSize(1); // the cluster did not change
 
     // The control plane goes away: watchers keep their data and hear nothing.
@@ -96,23 +96,32 @@ class JavaControlPlaneIntegrationTest {
     Await.until("disconnected", () -> !client.status().connected());
     assertThat(clusterWatcher.events()).hasSize(1);
     assertThat(endpointsWatcher.events()).hasSize(2);
-    RecordingWatcher<TestEndpoints> whileAway = new RecordingWatcher<>();
-    client.watch(TestTypes.ENDPOINTS, "payments-eds", whileAway, DIRECT);
-    assertThat(whileAway.updates()).hasSize(1).first().extracting(TestEndpoints::addresses).isEqualTo(List.of("10.0.0.2:8080"));
+    RecordingWatcher<EndpointsUpdate> whileAway = new RecordingWatcher<>();
+    client.watchEndpoints("payments-eds", whileAway, DIRECT);
+    // watch() hands over to the client's sync context; no network round trip is involved.
+    Await.until("cached endpoints", java.time.Duration.ofSeconds(1), () -> whileAway.updates().size() == 1);
+    assertThat(addresses(whileAway.updates().get(0))).containsExactly("10.0.0.2:8080");
 
     // It comes back (a fresh process: new cache, newer snapshot) on the same port.
     SimpleCache<String> restarted = new SimpleCache<>(node -> node.getId().equals("app-1") ? GROUP : "other");
     restarted.setSnapshot(GROUP, snapshot("3", "10.0.0.3"));
     server = start(port, restarted);
-    Await.until("update after restart", Duration10s(), () -> endpointsWatcher.updates().size() == 3);
-    assertThat(endpointsWatcher.updates().get(2).addresses()).containsExactly("10.0.0.3:8080");
+    Await.until("update after restart", tenSeconds(), () -> endpointsWatcher.updates().size() == 3);
+    assertThat(addresses(endpointsWatcher.updates().get(2))).containsExactly("10.0.0.3:8080");
     assertThat(clusterWatcher.events()).hasSize(1);
     assertThat(client.status().connected()).isTrue();
     assertThat(client.status().resource(ResourceTypes.ENDPOINTS_TYPE_URL, "payments-eds").orElseThrow().state())
         .isEqualTo(ResourceState.ACKED);
   }
 
-  private static java.time.Duration Duration10s() {
+  private static List<String> addresses(EndpointsUpdate update) {
+    return update.localities().stream()
+        .flatMap(l -> l.endpoints().stream())
+        .map(e -> e.address().getAddress().getHostAddress() + ":" + e.address().getPort())
+        .toList();
+  }
+
+  private static java.time.Duration tenSeconds() {
     return java.time.Duration.ofSeconds(10);
   }
 
@@ -125,8 +134,8 @@ class JavaControlPlaneIntegrationTest {
         XdsClientBuilder.forTarget("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
             .node(Node.newBuilder().setId("app-1").build())
             .build();
-    RecordingWatcher<TestCluster> w = new RecordingWatcher<>();
-    client.watch(TestTypes.CLUSTER, "payments", w, DIRECT);
+    RecordingWatcher<ClusterUpdate> w = new RecordingWatcher<>();
+    client.watchCluster("payments", w, DIRECT);
     Await.until("cluster", () -> w.updates().size() == 1);
     Thread[] threads = new Thread[Thread.activeCount() * 2 + 10];
     int n = Thread.enumerate(threads);

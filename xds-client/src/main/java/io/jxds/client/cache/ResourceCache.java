@@ -13,8 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -101,7 +99,7 @@ public final class ResourceCache {
     ResourceEntry<T> entry = typeCache.entries.get(name);
     boolean created = entry == null;
     if (created) {
-      entry = new ResourceEntry<>(type, name);
+      entry = new ResourceEntry<>(typeCache, name);
       typeCache.add(entry);
     }
     entry.cancelRetentionTimer();
@@ -246,7 +244,7 @@ public final class ResourceCache {
         Status error = errorStatus(entry, detail).withCause(cause.getCause());
         entry.lastErrorStatus = error;
         entry.lastError = detail;
-        entry.status = null;
+        entry.invalidateStatus();
         notifyError(entry, error, null);
       }
     }
@@ -350,7 +348,7 @@ public final class ResourceCache {
     entry.lastUpdated = now;
     entry.lastError = null;
     entry.lastErrorStatus = null;
-    entry.status = null;
+    entry.invalidateStatus();
     if (entry.deletionIgnored) {
       entry.deletionIgnored = false;
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
@@ -371,7 +369,7 @@ public final class ResourceCache {
     entry.absent = false;
     // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
     entry.lastError = "version \"" + version + "\" rejected: " + message;
-    entry.status = null;
+    entry.invalidateStatus();
     Status error = errorStatus(entry, "INVALID_ARGUMENT: " + entry.lastError);
     entry.lastErrorStatus = error;
     notifyError(entry, error, tracker);
@@ -403,7 +401,7 @@ public final class ResourceCache {
     entry.state = ResourceState.DOES_NOT_EXIST;
     entry.lastError = why;
     entry.lastErrorStatus = null;
-    entry.status = null;
+    entry.invalidateStatus();
     String name = entry.name;
     for (WatcherRegistration<T> w : entry.watchers) {
       w.deliver(watcher -> watcher.onResourceDoesNotExist(name), tracker);
@@ -422,15 +420,20 @@ public final class ResourceCache {
         detail + " [" + entry.type.shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");
   }
 
-  /** Every subscribed resource's status, by type URL then name. */
+  /**
+   * Every subscribed resource's status, by type URL then name, as an immutable list. A type whose
+   * resources did not change reuses its last list, so an EDS update does not rebuild the status of
+   * ten thousand clusters.
+   */
   public List<ResourceStatus> statuses() {
+    if (types.size() == 1) {
+      return types.values().iterator().next().statuses();
+    }
     List<ResourceStatus> out = new ArrayList<>();
     for (TypeCache<?> t : types.values()) {
-      for (String name : t.sortedNames()) {
-        out.add(t.entries.get(name).status());
-      }
+      out.addAll(t.statuses());
     }
-    return out;
+    return List.copyOf(out);
   }
 
   /** The client is closing: cancel every timer and stop every watcher. */
@@ -461,37 +464,5 @@ public final class ResourceCache {
           "another ResourceType is already registered for " + type.typeUrl() + ": " + existing.type);
     }
     return (TypeCache<T>) existing;
-  }
-
-  private static final class TypeCache<T> {
-    final ResourceType<T> type;
-    // A hash map for the per-resource lookups of a response, and the names kept sorted on the
-    // side (binary-search insert) so that requests and status() list them in order without a sort.
-    final Map<String, ResourceEntry<T>> entries = new HashMap<>();
-    private final ArrayList<String> sortedNames = new ArrayList<>();
-    private final List<String> sortedNamesView = Collections.unmodifiableList(sortedNames);
-
-    TypeCache(ResourceType<T> type) {
-      this.type = type;
-    }
-
-    void add(ResourceEntry<T> entry) {
-      entries.put(entry.name, entry);
-      int i = Collections.binarySearch(sortedNames, entry.name);
-      sortedNames.add(-(i + 1), entry.name);
-    }
-
-    void remove(ResourceEntry<?> entry) {
-      entries.remove(entry.name);
-      int i = Collections.binarySearch(sortedNames, entry.name);
-      if (i >= 0) {
-        sortedNames.remove(i);
-      }
-    }
-
-    /** A live read-only view: use it before the sync context task ends. */
-    List<String> sortedNames() {
-      return sortedNamesView;
-    }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Optional;
 
 /** One subscribed resource: its watchers, cached value and timers. Owned by the sync context. */
 final class ResourceEntry<T> {
+  final TypeCache<T> owner;
   final ResourceType<T> type;
   final String name;
   final List<WatcherRegistration<T>> watchers = new ArrayList<>(1);
@@ -36,9 +37,16 @@ final class ResourceEntry<T> {
   /** Cached status() entry; null when stale. */
   ResourceStatus status;
 
-  ResourceEntry(ResourceType<T> type, String name) {
-    this.type = type;
+  ResourceEntry(TypeCache<T> owner, String name) {
+    this.owner = owner;
+    this.type = owner.type;
     this.name = name;
+  }
+
+  /** Something status() shows changed. */
+  void invalidateStatus() {
+    status = null;
+    owner.statuses = null;
   }
 
   /** A value or a known absence: what stops and prevents the does-not-exist timer. */
