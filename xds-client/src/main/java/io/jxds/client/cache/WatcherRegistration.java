@@ -1,29 +1,56 @@
 package io.jxds.client.cache;
 
 import io.jxds.api.ResourceWatcher;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One watcher registered with one executor. Callbacks are queued here and drained on the
- * executor one at a time, in order, even when the executor is a thread pool; once
- * {@link #cancel()} has returned no further callback starts.
+ * One watcher registered with one executor. Callbacks run on the executor one at a time and in
+ * order, even when the executor is a thread pool; once {@link #cancel()} has returned no further
+ * callback starts.
+ *
+ * <p>Callbacks are produced only by the client's sync context (one producer at a time) and run by
+ * whichever executor thread drains. An idle registration hands a callback straight to the
+ * executor; a busy one queues it for the running drain. The flags live in this object (no separate
+ * atomic objects) because a response touches ten thousand registrations and every extra object is
+ * another cache miss.
  */
 public final class WatcherRegistration<T> {
   private static final Logger log = LoggerFactory.getLogger(WatcherRegistration.class);
+  private static final VarHandle CANCELLED;
+  private static final VarHandle SCHEDULED;
+  private static final VarHandle QUEUED;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      CANCELLED = lookup.findVarHandle(WatcherRegistration.class, "cancelled", boolean.class);
+      SCHEDULED = lookup.findVarHandle(WatcherRegistration.class, "scheduled", boolean.class);
+      QUEUED = lookup.findVarHandle(WatcherRegistration.class, "queued", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final ResourceWatcher<T> watcher;
   private final Executor executor;
-  private final AtomicBoolean cancelled = new AtomicBoolean();
-  private final AtomicBoolean scheduled = new AtomicBoolean();
   private final Queue<Callback<T>> queue = new ConcurrentLinkedQueue<>();
-  private final Runnable drainTask = this::drain;
+  private final Runnable drainTask = () -> drain(null);
+  @SuppressWarnings("unused") // through CANCELLED
+  private volatile boolean cancelled;
+  /** A drain is handed to the executor or running. */
+  @SuppressWarnings("unused") // through SCHEDULED
+  private volatile boolean scheduled;
+  /** Callbacks in {@link #queue}. */
+  @SuppressWarnings("unused") // through QUEUED
+  private volatile int queued;
 
   public WatcherRegistration(ResourceWatcher<T> watcher, Executor executor) {
     this.watcher = Objects.requireNonNull(watcher, "watcher");
@@ -32,69 +59,110 @@ public final class WatcherRegistration<T> {
 
   /** Stops callbacks. Returns true the first time only. */
   public boolean cancel() {
-    return cancelled.compareAndSet(false, true);
+    return CANCELLED.compareAndSet(this, false, true);
   }
 
   public boolean isCancelled() {
-    return cancelled.get();
+    return cancelled;
   }
 
   public ResourceWatcher<T> watcher() {
     return watcher;
   }
 
-  /** Queues a callback; {@code tracker} (may be null) counts it until it has run or been dropped. */
+  /**
+   * Hands a callback to the watcher's executor (called from the sync context only); {@code
+   * tracker} (may be null) counts it until it has run or been dropped.
+   */
   void deliver(Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
-    if (cancelled.get()) {
+    if (cancelled) {
       return;
     }
     if (tracker != null) {
       tracker.begin();
     }
-    queue.add(new Callback<>(action, tracker));
-    schedule();
-  }
-
-  private void schedule() {
-    if (!scheduled.compareAndSet(false, true)) {
+    Callback<T> callback = new Callback<>(this, action, tracker);
+    // Nothing queued and no drain running: nothing older can be overtaken, so skip the queue.
+    // (Only this method adds to the queue, and only one thread runs it at a time.)
+    if (queued == 0 && SCHEDULED.compareAndSet(this, false, true)) {
+      execute(callback);
       return;
     }
+    QUEUED.getAndAdd(this, 1);
+    queue.add(callback);
+    if (SCHEDULED.compareAndSet(this, false, true)) {
+      execute(drainTask);
+    }
+  }
+
+  private void execute(Runnable task) {
     try {
-      executor.execute(drainTask);
+      executor.execute(task);
     } catch (RuntimeException e) {
       // A rejecting executor (shut down by the application) must not stall the ADS stream.
       log.warn("watcher executor rejected a callback; dropping queued callbacks", e);
-      Callback<T> c;
-      while ((c = queue.poll()) != null) {
+      if (task instanceof Callback<?> c) {
         c.release();
       }
-      scheduled.set(false);
-    }
-  }
-
-  private void drain() {
-    try {
       Callback<T> c;
       while ((c = queue.poll()) != null) {
-        try {
-          if (!cancelled.get()) {
-            c.action.accept(watcher);
-          }
-        } catch (RuntimeException | Error e) {
-          log.warn("xDS watcher {} threw from a callback", watcher, e);
-        } finally {
-          c.release();
-        }
+        QUEUED.getAndAdd(this, -1);
+        c.release();
       }
-    } finally {
-      scheduled.set(false);
-    }
-    if (!queue.isEmpty()) {
-      schedule();
+      scheduled = false;
     }
   }
 
-  private record Callback<T>(Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+  private void drain(Callback<T> first) {
+    try {
+      if (first != null) {
+        first.invoke();
+      }
+      while (queued > 0) {
+        Callback<T> c = queue.poll();
+        if (c == null) {
+          break; // counted but not yet linked in: the check below reschedules
+        }
+        QUEUED.getAndAdd(this, -1);
+        c.invoke();
+      }
+    } finally {
+      scheduled = false;
+    }
+    if (queued > 0 && SCHEDULED.compareAndSet(this, false, true)) {
+      execute(drainTask);
+    }
+  }
+
+  private static final class Callback<T> implements Runnable {
+    private final WatcherRegistration<T> owner;
+    private final Consumer<ResourceWatcher<T>> action;
+    private final CallbackTracker tracker;
+
+    Callback(WatcherRegistration<T> owner, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+      this.owner = owner;
+      this.action = action;
+      this.tracker = tracker;
+    }
+
+    /** Runs as the first callback of a drain (the idle fast path). */
+    @Override
+    public void run() {
+      owner.drain(this);
+    }
+
+    void invoke() {
+      try {
+        if (!owner.cancelled) {
+          action.accept(owner.watcher);
+        }
+      } catch (RuntimeException | Error e) {
+        log.warn("xDS watcher {} threw from a callback", owner.watcher, e);
+      } finally {
+        release();
+      }
+    }
+
     void release() {
       if (tracker != null) {
         tracker.end();
