@@ -99,7 +99,7 @@ class JavaControlPlaneIntegrationTest {
     RecordingWatcher<EndpointsUpdate> whileAway = new RecordingWatcher<>();
     client.watchEndpoints("payments-eds", whileAway, DIRECT);
     // watch() hands over to the client's sync context; no network round trip is involved.
-    Await.until("cached endpoints", java.time.Duration.ofSeconds(1), () -> whileAway.updates().size() == 1);
+    Await.until("cached endpoints", java.time.Duration.ofSeconds(5), () -> whileAway.updates().size() == 1);
     assertThat(addresses(whileAway.updates().get(0))).containsExactly("10.0.0.2:8080");
 
     // It comes back (a fresh process: new cache, newer snapshot) on the same port.

@@ -88,7 +88,7 @@ class XdsClientPoolSharingTest {
     again.client().watch(TestTypes.CLUSTER, "payments", second, Runnable::run);
     // From the cache, without a round trip (watch() hands over to the client's sync context, which
     // another thread may be draining, so allow it a moment).
-    Await.until("cached value", java.time.Duration.ofSeconds(1), () -> second.updates().size() == 1);
+    Await.until("cached value", java.time.Duration.ofSeconds(5), () -> second.updates().size() == 1);
     assertThat(second.updates()).containsExactly(new TestCluster("payments", ""));
     assertThat(streamsOpened.get()).isEqualTo(1);
     again.close();
