@@ -57,6 +57,12 @@ public final class AdsStreamController {
   private final NackLog nackLog = new NackLog();
   /** Last accepted version per type URL; survives streams (grpc-java #7427). */
   private final Map<String, String> acceptedVersions = new HashMap<>();
+  /**
+   * Per type URL, a request holding just the type and the subscribed names, rebuilt when the names
+   * change: every ACK of a 10 000-cluster response then shares its (immutable) name list instead
+   * of copying ten thousand strings.
+   */
+  private final Map<String, DiscoveryRequest> namesTemplates = new HashMap<>();
 
   private Stream stream;
   private ScheduledHandle retryTimer;
@@ -101,6 +107,7 @@ public final class AdsStreamController {
 
   /** The names subscribed for a type changed: tell the server (or open the stream). */
   public void subscriptionsChanged(String typeUrl) {
+    namesTemplates.remove(typeUrl);
     if (shutdown) {
       return;
     }
@@ -271,12 +278,12 @@ public final class AdsStreamController {
   }
 
   private void send(Stream s, String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
-    DiscoveryRequest.Builder request =
-        DiscoveryRequest.newBuilder()
-            .setTypeUrl(typeUrl)
-            .setVersionInfo(version)
-            .addAllResourceNames(names)
-            .setResponseNonce(nonce);
+    DiscoveryRequest template = namesTemplates.get(typeUrl);
+    if (template == null || template.getResourceNamesCount() != names.size()) {
+      template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
+      namesTemplates.put(typeUrl, template);
+    }
+    DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
     if (!nodeOnFirstRequestOnly || !s.nodeSent) {
       request.setNode(node);
       s.nodeSent = true;
