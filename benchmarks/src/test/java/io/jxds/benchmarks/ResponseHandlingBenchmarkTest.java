@@ -36,6 +36,24 @@ class ResponseHandlingBenchmarkTest {
   }
 
   @Test
+  void cpuRatioCrossCheckRuns() throws Exception {
+    ResponseHandlingBenchmark.ClientState s = new ResponseHandlingBenchmark.ClientState();
+    s.clusters = 100;
+    s.endpoints = 1000;
+    s.setUp();
+    try {
+      ResponseHandlingCpuRatio.Figures[] figures = ResponseHandlingCpuRatio.measure(s, 5);
+      assertThat(figures).hasSize(2);
+      for (ResponseHandlingCpuRatio.Figures f : figures) {
+        assertThat(f.medianRatioToParse()).isPositive();
+        assertThat(f.format()).contains("handle");
+      }
+    } finally {
+      s.tearDown();
+    }
+  }
+
+  @Test
   void heapFootprintRunsAndCachesEverything() throws Exception {
     // perCluster/perEndpoint throw unless every resource ended up cached; the figure itself is
     // only meaningful at N = 10 000 on a quiet JVM, so here it just has to be a sane number.
