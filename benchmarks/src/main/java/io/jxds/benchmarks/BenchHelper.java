@@ -1,0 +1,141 @@
+package io.jxds.benchmarks;
+
+import io.grpc.Attributes;
+import io.grpc.ChannelLogger;
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.ManagedChannel;
+import io.grpc.SynchronizationContext;
+import io.jxds.testing.FakeClock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * A channel stand-in for benchmarks: hands out subchannels that never connect until {@link
+ * #readyAll()} says they are READY, and keeps the last picker a balancer pushed.
+ */
+public final class BenchHelper extends LoadBalancer.Helper {
+  private final SynchronizationContext syncContext = new SynchronizationContext((t, e) -> {
+    throw new IllegalStateException("balancer threw", e);
+  });
+  private final FakeClock clock = new FakeClock();
+  private final List<BenchSubchannel> subchannels = new ArrayList<>();
+  private volatile ConnectivityState state;
+  private volatile LoadBalancer.SubchannelPicker picker;
+
+  /** Runs {@code task} in the synchronization context, as the channel would. */
+  public void run(Runnable task) {
+    syncContext.execute(task);
+  }
+
+  /** Reports READY for every subchannel not yet READY. */
+  public void readyAll() {
+    run(() -> {
+      for (BenchSubchannel s : new ArrayList<>(subchannels)) {
+        s.ready();
+      }
+    });
+  }
+
+  public ConnectivityState state() {
+    return state;
+  }
+
+  public LoadBalancer.SubchannelPicker picker() {
+    return picker;
+  }
+
+  public int subchannelCount() {
+    return subchannels.size();
+  }
+
+  @Override
+  public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+    BenchSubchannel subchannel = new BenchSubchannel(args);
+    subchannels.add(subchannel);
+    return subchannel;
+  }
+
+  @Override
+  public void updateBalancingState(ConnectivityState newState, LoadBalancer.SubchannelPicker newPicker) {
+    state = newState;
+    picker = newPicker;
+  }
+
+  @Override
+  public SynchronizationContext getSynchronizationContext() {
+    return syncContext;
+  }
+
+  @Override
+  public ScheduledExecutorService getScheduledExecutorService() {
+    return clock;
+  }
+
+  @Override
+  public ChannelLogger getChannelLogger() {
+    return NO_LOG;
+  }
+
+  @Override
+  public ManagedChannel createOobChannel(EquivalentAddressGroup eag, String authority) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public String getAuthority() {
+    return "bench";
+  }
+
+  private static final ChannelLogger NO_LOG = new ChannelLogger() {
+    @Override
+    public void log(ChannelLogLevel level, String message) {}
+
+    @Override
+    public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
+  };
+
+  private static final class BenchSubchannel extends LoadBalancer.Subchannel {
+    private final LoadBalancer.CreateSubchannelArgs args;
+    private LoadBalancer.SubchannelStateListener listener;
+    private boolean ready;
+    private boolean shutdown;
+
+    BenchSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+      this.args = args;
+    }
+
+    void ready() {
+      if (listener != null && !ready && !shutdown) {
+        ready = true;
+        listener.onSubchannelState(ConnectivityStateInfo.forNonError(ConnectivityState.READY));
+      }
+    }
+
+    @Override
+    public void start(LoadBalancer.SubchannelStateListener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+
+    @Override
+    public void requestConnection() {}
+
+    @Override
+    public List<EquivalentAddressGroup> getAllAddresses() {
+      return args.getAddresses();
+    }
+
+    @Override
+    public Attributes getAttributes() {
+      return args.getAttributes();
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package io.jxds.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.LoadBalancer.Subchannel;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Sets up each balancer benchmark and calls its methods a few times: never a timed run. */
+class BalancerBenchmarksSmokeTest {
+
+  @Test
+  void pickBenchmarkPicksReadySubchannelsOnBothSides() {
+    PickBenchmark bench = new PickBenchmark();
+    bench.setUp();
+    Set<Subchannel> jxds = new HashSet<>();
+    Set<Subchannel> roundRobin = new HashSet<>();
+    for (int i = 0; i < 2_000; i++) {
+      PickResult a = bench.jxdsPriorityLocalityEndpoint();
+      PickResult b = bench.grpcRoundRobin();
+      assertThat(a.getStatus().isOk()).isTrue();
+      assertThat(b.getStatus().isOk()).isTrue();
+      jxds.add(a.getSubchannel());
+      roundRobin.add(b.getSubchannel());
+    }
+    // 2 000 picks reach many of the 1 000 endpoints on both sides.
+    assertThat(jxds).hasSizeGreaterThan(500).doesNotContainNull();
+    assertThat(roundRobin).hasSize(1_000).doesNotContainNull();
+  }
+
+  @Test
+  void rebuildBenchmarkAppliesWeightChangesWithoutNewSubchannels() {
+    PickerRebuildBenchmark bench = new PickerRebuildBenchmark();
+    bench.layout = "10x1000";
+    bench.maxWeight = 4_000_000_000L;
+    bench.setUp();
+    int subchannels = bench.helper.subchannelCount();
+    Object first = bench.rebuildAfterWeightChange();
+    Object second = bench.rebuildAfterWeightChange();
+    assertThat(subchannels).isEqualTo(10_000);
+    assertThat(bench.helper.subchannelCount()).isEqualTo(subchannels);
+    assertThat(first).isNotNull().isNotSameAs(second);
+  }
+}
