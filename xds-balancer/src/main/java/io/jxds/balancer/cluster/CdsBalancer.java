@@ -7,7 +7,10 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.model.ClusterUpdate;
+import io.jxds.balancer.endpoints.EdsBalancer;
 import io.jxds.balancer.endpoints.EdsConfig;
+import java.util.List;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,18 +35,25 @@ final class CdsBalancer extends LoadBalancer {
   private final Helper helper;
   private final XdsClient xdsClient;
   private final String cluster;
-  private final LoadBalancer.Factory edsFactory;
+  private final RandomGenerator pickRandom;
+  private final RandomGenerator treeRandom;
   private ClusterPolicyConfig config;
   private WatchHandle watch;
   private ClusterUpdate current;
   private LoadBalancer eds;
   private boolean shutdown;
 
-  CdsBalancer(Helper helper, XdsClient xdsClient, String cluster, LoadBalancer.Factory edsFactory) {
+  /**
+   * @param pickRandom draws drops on RPC threads: must be thread-safe
+   * @param treeRandom seeds the priority tree's pickers, on the SynchronizationContext
+   */
+  CdsBalancer(
+      Helper helper, XdsClient xdsClient, String cluster, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
     this.xdsClient = xdsClient;
     this.cluster = cluster;
-    this.edsFactory = edsFactory;
+    this.pickRandom = pickRandom;
+    this.treeRandom = treeRandom;
   }
 
   @Override
@@ -95,7 +105,7 @@ final class CdsBalancer extends LoadBalancer {
     }
     current = update;
     if (eds == null) {
-      eds = edsFactory.newLoadBalancer(helper);
+      eds = new EdsBalancer(helper, xdsClient, pickRandom, treeRandom);
     }
     updateChild();
   }
@@ -108,7 +118,7 @@ final class CdsBalancer extends LoadBalancer {
         config.failoverTimeout(),
         config.childRetention());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
-        .setAddresses(java.util.List.of())
+        .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)
         .build());
   }

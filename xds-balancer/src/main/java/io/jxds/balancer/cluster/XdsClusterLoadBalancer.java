@@ -8,6 +8,7 @@ import io.grpc.util.GracefulSwitchLoadBalancer;
 import io.jxds.api.XdsClient;
 import io.jxds.balancer.XdsClusterPolicy;
 import java.util.Objects;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,15 +27,23 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
 
   private final Helper helper;
   private final PooledClientSource pool;
-  private final LoadBalancer.Factory edsFactory;
+  private final RandomGenerator pickRandom;
+  private final RandomGenerator treeRandom;
   private final GracefulSwitchLoadBalancer clusters;
   private XdsClientLease lease;
   private ClusterPolicyConfig config;
 
-  XdsClusterLoadBalancer(Helper helper, PooledClientSource pool, LoadBalancer.Factory edsFactory) {
+  /**
+   * @param pool where the client comes from when none is handed in
+   * @param pickRandom draws drops on RPC threads: must be thread-safe
+   * @param treeRandom seeds the priority tree's pickers, on the SynchronizationContext
+   */
+  XdsClusterLoadBalancer(
+      Helper helper, PooledClientSource pool, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
     this.pool = pool;
-    this.edsFactory = edsFactory;
+    this.pickRandom = pickRandom;
+    this.treeRandom = treeRandom;
     this.clusters = new GracefulSwitchLoadBalancer(helper);
   }
 
@@ -62,7 +71,7 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
     }
     config = newConfig;
     Object switchConfig = GracefulSwitchLoadBalancer.createLoadBalancingPolicyConfig(
-        new CdsFactory(newConfig.cluster(), lease.client(), edsFactory), newConfig);
+        new CdsFactory(newConfig.cluster(), lease.client(), pickRandom, treeRandom), newConfig);
     return clusters.acceptResolvedAddresses(
         resolvedAddresses.toBuilder().setLoadBalancingPolicyConfig(switchConfig).build());
   }
@@ -111,17 +120,19 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   private static final class CdsFactory extends LoadBalancer.Factory {
     private final String cluster;
     private final XdsClient client;
-    private final LoadBalancer.Factory edsFactory;
+    private final RandomGenerator pickRandom;
+    private final RandomGenerator treeRandom;
 
-    CdsFactory(String cluster, XdsClient client, LoadBalancer.Factory edsFactory) {
+    CdsFactory(String cluster, XdsClient client, RandomGenerator pickRandom, RandomGenerator treeRandom) {
       this.cluster = Objects.requireNonNull(cluster, "cluster");
       this.client = client;
-      this.edsFactory = edsFactory;
+      this.pickRandom = pickRandom;
+      this.treeRandom = treeRandom;
     }
 
     @Override
     public LoadBalancer newLoadBalancer(Helper helper) {
-      return new CdsBalancer(helper, client, cluster, edsFactory);
+      return new CdsBalancer(helper, client, cluster, pickRandom, treeRandom);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.jxds.balancer;
+package io.jxds.balancer.testing;
 
 import io.grpc.Status;
 import io.jxds.api.ResourceType;
