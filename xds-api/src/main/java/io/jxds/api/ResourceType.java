@@ -3,6 +3,7 @@ package io.jxds.api;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.jxds.api.decode.XdsResourceException;
 import java.util.Objects;
@@ -31,6 +32,7 @@ public final class ResourceType<T> {
   private final String shortName;
   private final boolean absenceMeansDeletion;
   private final Class<? extends Message> messageClass;
+  private final Parser<? extends Message> parser;
   private final Function<Message, String> nameOf;
   private final Decoder<Message, T> decoder;
 
@@ -45,6 +47,7 @@ public final class ResourceType<T> {
     this.shortName = shortName;
     this.absenceMeansDeletion = absenceMeansDeletion;
     this.messageClass = messageClass;
+    this.parser = parserOf(messageClass);
     this.nameOf = nameOf;
     this.decoder = decoder;
   }
@@ -105,7 +108,7 @@ public final class ResourceType<T> {
     String wrapperName = null;
     Any inner = any;
     if (RESOURCE_WRAPPER_TYPE_URL.equals(any.getTypeUrl())) {
-      Resource wrapper = parse(any, Resource.class, null);
+      Resource wrapper = (Resource) parse(any, Resource.parser(), Resource.class, null);
       if (!wrapper.hasResource()) {
         throw new XdsResourceException(
             emptyToNull(wrapper.getName()),
@@ -119,20 +122,33 @@ public final class ResourceType<T> {
           emptyToNull(wrapperName),
           shortName + " response: type_url must be " + typeUrl + ", got " + quote(inner.getTypeUrl()));
     }
-    Message message = parse(inner, messageClass, wrapperName);
+    Message message = parse(inner, parser, messageClass, wrapperName);
     String name = wrapperName == null || wrapperName.isEmpty() ? nameOf.apply(message) : wrapperName;
     return new Unpacked<>(name, message, decoder);
   }
 
-  private static <M extends Message> M parse(Any any, Class<M> type, String nameIfKnown)
+  // The caller has checked the type URL. Parsing the value with the message's parser, rather than
+  // Any.unpack(Class), skips a reflective getDefaultInstance lookup per call: about 1 µs, as much
+  // as parsing a small Cluster.
+  private static Message parse(
+      Any any, Parser<? extends Message> parser, Class<? extends Message> type, String nameIfKnown)
       throws XdsResourceException {
     try {
-      return any.unpack(type);
+      return parser.parseFrom(any.getValue());
     } catch (InvalidProtocolBufferException | RuntimeException e) {
       throw new XdsResourceException(
           emptyToNull(nameIfKnown),
           "cannot decode " + type.getSimpleName() + " from " + any.getTypeUrl() + ": " + e.getMessage(),
           e);
+    }
+  }
+
+  /** The generated message's parser, found once through its static {@code getDefaultInstance()}. */
+  private static Parser<? extends Message> parserOf(Class<? extends Message> messageClass) {
+    try {
+      return ((Message) messageClass.getMethod("getDefaultInstance").invoke(null)).getParserForType();
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalArgumentException(messageClass + " is not a generated protobuf message", e);
     }
   }
 

@@ -1,0 +1,196 @@
+package io.jxds.testing;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.Message;
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
+import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.PathConfigSource;
+import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+
+/**
+ * Builds an envoy v3 {@code Cluster}. Starts as what a gRPC xDS client accepts: type EDS,
+ * {@code eds_cluster_config.eds_config} = ADS, no service name (so the cluster name is used), no
+ * LB policy set (ROUND_ROBIN), no circuit breaker, plaintext. Obtain one from
+ * {@link XdsResources#cluster(String)}.
+ */
+public final class ClusterBuilder {
+  /** The transport socket name gRPC accepts for TLS. */
+  public static final String TLS_TRANSPORT_SOCKET = "envoy.transport_sockets.tls";
+
+  private final Cluster.Builder cluster;
+
+  ClusterBuilder(String name) {
+    cluster =
+        Cluster.newBuilder()
+            .setName(name)
+            .setType(Cluster.DiscoveryType.EDS)
+            .setEdsClusterConfig(
+                Cluster.EdsClusterConfig.newBuilder().setEdsConfig(XdsResources.adsConfigSource()));
+  }
+
+  /** Sets {@code eds_cluster_config.service_name}. */
+  public ClusterBuilder edsServiceName(String serviceName) {
+    cluster.getEdsClusterConfigBuilder().setServiceName(serviceName);
+    return this;
+  }
+
+  /** Replaces {@code eds_cluster_config.eds_config}. */
+  public ClusterBuilder edsConfig(ConfigSource source) {
+    cluster.getEdsClusterConfigBuilder().setEdsConfig(source);
+    return this;
+  }
+
+  /** Sets {@code eds_cluster_config.eds_config} to a file path source (which gRPC rejects). */
+  public ClusterBuilder edsConfigPath(String path) {
+    return edsConfig(
+        ConfigSource.newBuilder()
+            .setPathConfigSource(PathConfigSource.newBuilder().setPath(path))
+            .build());
+  }
+
+  /** Removes {@code eds_cluster_config} entirely. */
+  public ClusterBuilder noEdsClusterConfig() {
+    cluster.clearEdsClusterConfig();
+    return this;
+  }
+
+  /** Sets the built-in discovery {@code type}. */
+  public ClusterBuilder type(Cluster.DiscoveryType type) {
+    cluster.setType(type);
+    return this;
+  }
+
+  /** Sets {@code cluster_type} to a custom type of that name (e.g. {@code envoy.clusters.aggregate}). */
+  public ClusterBuilder customType(String name, Message config) {
+    cluster.setClusterType(
+        Cluster.CustomClusterType.newBuilder().setName(name).setTypedConfig(Any.pack(config)));
+    return this;
+  }
+
+  /**
+   * Adds a circuit-breaker threshold of priority DEFAULT with this {@code max_requests} (an
+   * unsigned 32-bit value: values up to 2^32-1 are stored without loss).
+   */
+  public ClusterBuilder maxRequests(long maxRequests) {
+    return maxRequests(RoutingPriority.DEFAULT, maxRequests);
+  }
+
+  /** Adds a circuit-breaker threshold of the given priority with this {@code max_requests}. */
+  public ClusterBuilder maxRequests(RoutingPriority priority, long maxRequests) {
+    cluster
+        .getCircuitBreakersBuilder()
+        .addThresholds(
+            CircuitBreakers.Thresholds.newBuilder()
+                .setPriority(priority)
+                .setMaxRequests(UInt32Value.of((int) maxRequests)));
+    return this;
+  }
+
+  /** Adds a circuit-breaker threshold as given (e.g. one without {@code max_requests}). */
+  public ClusterBuilder threshold(CircuitBreakers.Thresholds threshold) {
+    cluster.getCircuitBreakersBuilder().addThresholds(threshold);
+    return this;
+  }
+
+  /** Sets {@code lrs_server} to {@code self}: report load to the same control plane. */
+  public ClusterBuilder lrsSelf() {
+    return lrsServer(XdsResources.selfConfigSource());
+  }
+
+  /** Sets {@code lrs_server} as given. */
+  public ClusterBuilder lrsServer(ConfigSource source) {
+    cluster.setLrsServer(source);
+    return this;
+  }
+
+  /** Sets the legacy {@code lb_policy} enum. */
+  public ClusterBuilder lbPolicy(Cluster.LbPolicy policy) {
+    cluster.setLbPolicy(policy);
+    return this;
+  }
+
+  /**
+   * Sets {@code load_balancing_policy} (gRFC A52) to these typed policies in order, e.g.
+   * {@code loadBalancingPolicy(XdsResources.wrrLocality(XdsResources.roundRobin()))}.
+   */
+  public ClusterBuilder loadBalancingPolicy(Message... policies) {
+    cluster.setLoadBalancingPolicy(XdsResources.loadBalancingPolicy(policies));
+    return this;
+  }
+
+  /** Sets {@code load_balancing_policy} as given. */
+  public ClusterBuilder loadBalancingPolicy(LoadBalancingPolicy policy) {
+    cluster.setLoadBalancingPolicy(policy);
+    return this;
+  }
+
+  /**
+   * Sets {@code transport_socket} to TLS with this SNI, validating the server against the
+   * certificate-provider instance {@code "default"}.
+   */
+  public ClusterBuilder upstreamTls(String sni) {
+    return upstreamTls(sni, "default");
+  }
+
+  /** Sets {@code transport_socket} to TLS with this SNI and CA certificate-provider instance. */
+  public ClusterBuilder upstreamTls(String sni, String caProviderInstance) {
+    return upstreamTls(
+        UpstreamTlsContext.newBuilder()
+            .setSni(sni)
+            .setCommonTlsContext(
+                CommonTlsContext.newBuilder()
+                    .setValidationContext(
+                        CertificateValidationContext.newBuilder()
+                            .setCaCertificateProviderInstance(
+                                CertificateProviderPluginInstance.newBuilder()
+                                    .setInstanceName(caProviderInstance))))
+            .build());
+  }
+
+  /** Sets {@code transport_socket} to {@code envoy.transport_sockets.tls} holding {@code context}. */
+  public ClusterBuilder upstreamTls(UpstreamTlsContext context) {
+    return transportSocket(
+        TransportSocket.newBuilder()
+            .setName(TLS_TRANSPORT_SOCKET)
+            .setTypedConfig(Any.pack(context))
+            .build());
+  }
+
+  /** Sets {@code transport_socket} as given (for invalid variants). */
+  public ClusterBuilder transportSocket(TransportSocket socket) {
+    cluster.setTransportSocket(socket);
+    return this;
+  }
+
+  /** Adds a {@code transport_socket_matches} entry of that name (which gRPC rejects). */
+  public ClusterBuilder transportSocketMatch(String name) {
+    cluster.addTransportSocketMatches(
+        Cluster.TransportSocketMatch.newBuilder()
+            .setName(name)
+            .setTransportSocket(TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET)));
+    return this;
+  }
+
+  /** The underlying proto builder, for fields this class has no setter for. */
+  public Cluster.Builder proto() {
+    return cluster;
+  }
+
+  /** The {@code Cluster}. */
+  public Cluster build() {
+    return cluster.build();
+  }
+
+  /** The {@code Cluster} packed in an {@code Any}, as it travels in a DiscoveryResponse. */
+  public Any buildAny() {
+    return Any.pack(build());
+  }
+}

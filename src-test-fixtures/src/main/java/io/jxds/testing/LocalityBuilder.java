@@ -1,0 +1,91 @@
+package io.jxds.testing;
+
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+
+/**
+ * Configures one {@code LocalityLbEndpoints} inside {@link EndpointsBuilder#locality}. Defaults:
+ * priority 0, {@code load_balancing_weight} 1; call {@link #noWeight()} to leave the weight unset.
+ */
+public final class LocalityBuilder {
+  private final LocalityLbEndpoints.Builder locality;
+
+  LocalityBuilder(LocalityLbEndpoints.Builder locality) {
+    this.locality = locality.setLoadBalancingWeight(UInt32Value.of(1));
+  }
+
+  /** Sets {@code priority} (0 is the highest). */
+  public LocalityBuilder priority(int priority) {
+    locality.setPriority(priority);
+    return this;
+  }
+
+  /** Sets {@code load_balancing_weight}, an unsigned 32-bit value (up to 2^32-1 without loss). */
+  public LocalityBuilder weight(long weight) {
+    locality.setLoadBalancingWeight(UInt32Value.of((int) weight));
+    return this;
+  }
+
+  /** Leaves {@code load_balancing_weight} unset (such a locality is ignored by gRPC clients). */
+  public LocalityBuilder noWeight() {
+    locality.clearLoadBalancingWeight();
+    return this;
+  }
+
+  /** Adds an endpoint at {@code ip:port} with this health and no {@code load_balancing_weight}. */
+  public LocalityBuilder endpoint(String ip, int port, HealthStatus health) {
+    return lbEndpoint(LbEndpoint.newBuilder().setHealthStatus(health).setEndpoint(endpointAt(ip, port)).build());
+  }
+
+  /** Adds an endpoint at {@code ip:port} with this health and {@code load_balancing_weight}. */
+  public LocalityBuilder endpoint(String ip, int port, HealthStatus health, long weight) {
+    return lbEndpoint(
+        LbEndpoint.newBuilder()
+            .setHealthStatus(health)
+            .setLoadBalancingWeight(UInt32Value.of((int) weight))
+            .setEndpoint(endpointAt(ip, port))
+            .build());
+  }
+
+  /** Adds an endpoint at {@code ip:port} with this health, weight and {@code hostname}. */
+  public LocalityBuilder endpoint(String ip, int port, HealthStatus health, long weight, String hostname) {
+    return lbEndpoint(
+        LbEndpoint.newBuilder()
+            .setHealthStatus(health)
+            .setLoadBalancingWeight(UInt32Value.of((int) weight))
+            .setEndpoint(endpointAt(ip, port).setHostname(hostname))
+            .build());
+  }
+
+  /** Adds a HEALTHY endpoint whose {@code endpoint.address} is as given (pipes, named ports...). */
+  public LocalityBuilder endpointAddress(Address address) {
+    return lbEndpoint(
+        LbEndpoint.newBuilder()
+            .setHealthStatus(HealthStatus.HEALTHY)
+            .setEndpoint(Endpoint.newBuilder().setAddress(address))
+            .build());
+  }
+
+  /** Adds an {@code LbEndpoint} as given. */
+  public LocalityBuilder lbEndpoint(LbEndpoint endpoint) {
+    locality.addLbEndpoints(endpoint);
+    return this;
+  }
+
+  /** The underlying proto builder, for fields this class has no setter for. */
+  public LocalityLbEndpoints.Builder proto() {
+    return locality;
+  }
+
+  private static Endpoint.Builder endpointAt(String ip, int port) {
+    return Endpoint.newBuilder()
+        .setAddress(
+            Address.newBuilder()
+                .setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(port)));
+  }
+}

@@ -1,0 +1,223 @@
+package io.jxds.client;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.SynchronizationContext;
+import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceWatcher;
+import io.jxds.api.WatchHandle;
+import io.jxds.api.XdsClient;
+import io.jxds.api.XdsClientStatus;
+import io.jxds.client.cache.ResourceCache;
+import io.jxds.client.cache.WatcherRegistration;
+import io.jxds.client.stream.AdsStreamController;
+import io.jxds.client.stream.AdsTransport;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The jxds {@link XdsClient}: one ADS stream to one control plane, a per-resource cache, and
+ * watchers called on their own executors. Build one with {@link XdsClientBuilder}, or share one
+ * per bootstrap through {@link XdsClientPool}.
+ *
+ * <p>All state lives on the client's own {@link SynchronizationContext}; public methods check
+ * their arguments on the caller's thread (a watcher registered twice for one resource is an
+ * {@link IllegalArgumentException} there, never a failure inside the client) and return at once.
+ */
+public final class DefaultXdsClient implements XdsClient, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DefaultXdsClient.class);
+
+  private final String nodeId;
+  private final SynchronizationContext syncContext;
+  private final AdsTransport transport;
+  private final ScheduledExecutorService ownedScheduler;
+  private final ResourceCache cache;
+  private final AdsStreamController controller;
+  /** Registrations by (type, name, watcher identity): where caller threads meet. */
+  private final ConcurrentMap<WatchKey, WatcherRegistration<?>> registrations = new ConcurrentHashMap<>();
+  /** One descriptor per type URL, checked on the caller's thread. */
+  private final ConcurrentMap<String, ResourceType<?>> types = new ConcurrentHashMap<>();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile XdsClientStatus status;
+  /** Owned by the sync context. */
+  private boolean statusRebuildQueued;
+
+  DefaultXdsClient(
+      AdsTransport transport,
+      Node node,
+      Duration resourceTimeout,
+      Duration retention,
+      boolean ignoreResourceDeletion,
+      boolean nodeOnFirstRequestOnly,
+      ScheduledExecutorService scheduler,
+      ScheduledExecutorService ownedScheduler,
+      Clock clock,
+      RandomGenerator random) {
+    this.nodeId = node.getId();
+    this.transport = transport;
+    this.ownedScheduler = ownedScheduler;
+    this.syncContext =
+        new SynchronizationContext(
+            (thread, e) -> log.error("bug: uncaught exception in xDS client (node id \"{}\")", nodeId, e));
+    this.status = new XdsClientStatus(false, nodeId, List.of());
+    this.cache =
+        new ResourceCache(
+            nodeId,
+            resourceTimeout,
+            retention,
+            ignoreResourceDeletion,
+            syncContext,
+            scheduler,
+            clock,
+            new ResourceCache.Listener() {
+              @Override
+              public void subscriptionsChanged(String typeUrl) {
+                controller.subscriptionsChanged(typeUrl);
+              }
+
+              @Override
+              public boolean streamReady() {
+                return controller.isReady();
+              }
+
+              @Override
+              public void stateChanged() {
+                publishStatus();
+              }
+            });
+    this.controller =
+        new AdsStreamController(
+            transport,
+            cache,
+            node,
+            nodeOnFirstRequestOnly,
+            syncContext,
+            scheduler,
+            clock,
+            random,
+            this::publishStatus);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException if the client is closed
+   */
+  @Override
+  public <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(watcher, "watcher");
+    Objects.requireNonNull(executor, "executor");
+    if (closed.get()) {
+      throw new IllegalStateException("xDS client is closed");
+    }
+    ResourceType<?> known = types.putIfAbsent(type.typeUrl(), type);
+    if (known != null && known != type) {
+      throw new IllegalArgumentException(
+          "type URL " + type.typeUrl() + " is already watched with another ResourceType: " + known);
+    }
+    WatchKey key = new WatchKey(type.typeUrl(), name, watcher);
+    WatcherRegistration<T> registration = new WatcherRegistration<>(watcher, executor);
+    if (registrations.putIfAbsent(key, registration) != null) {
+      throw new IllegalArgumentException(
+          "watcher " + watcher + " already watches " + type.shortName() + " resource \"" + name + "\"");
+    }
+    syncContext.execute(() -> cache.addWatcher(type, name, registration));
+    return () -> {
+      if (registration.cancel()) {
+        registrations.remove(key, registration);
+        syncContext.execute(() -> cache.removeWatcher(type, name, registration));
+      }
+    };
+  }
+
+  @Override
+  public XdsClientStatus status() {
+    return status;
+  }
+
+  /** The node id this client identifies itself with. */
+  public String nodeId() {
+    return nodeId;
+  }
+
+  /**
+   * Closes the stream, cancels every timer and stops every watcher: no callback starts after this
+   * returns (one already running may finish). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (WatcherRegistration<?> r : registrations.values()) {
+      r.cancel();
+    }
+    registrations.clear();
+    // The rest runs on the sync context, after whatever it is doing now, so that nothing there
+    // meets a closed channel or a shut-down scheduler half way.
+    syncContext.execute(
+        () -> {
+          controller.shutdown();
+          cache.shutdown();
+          status = new XdsClientStatus(false, nodeId, List.of());
+          transport.shutdown();
+          if (ownedScheduler != null) {
+            ownedScheduler.shutdownNow();
+          }
+        });
+  }
+
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  // Coalesced: many changes in one drain of the sync context make one snapshot, built after them.
+  private void publishStatus() {
+    if (statusRebuildQueued) {
+      return;
+    }
+    statusRebuildQueued = true;
+    syncContext.execute(
+        () -> {
+          statusRebuildQueued = false;
+          if (!closed.get()) {
+            status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
+          }
+        });
+  }
+
+  /** A watcher's identity for one resource: the same object may watch many resources. */
+  private static final class WatchKey {
+    private final String typeUrl;
+    private final String name;
+    private final Object watcher;
+
+    WatchKey(String typeUrl, String name, Object watcher) {
+      this.typeUrl = typeUrl;
+      this.name = name;
+      this.watcher = watcher;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof WatchKey k && k.watcher == watcher && k.typeUrl.equals(typeUrl) && k.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return (typeUrl.hashCode() * 31 + name.hashCode()) * 31 + System.identityHashCode(watcher);
+    }
+  }
+}

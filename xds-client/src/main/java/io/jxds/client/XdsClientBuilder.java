@@ -1,0 +1,189 @@
+package io.jxds.client;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.Channel;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapParser;
+import io.jxds.client.bootstrap.ServerInfo;
+import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.stream.GrpcAdsTransport;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+
+/**
+ * Builds a {@link DefaultXdsClient} for programmatic use and tests. The caller owns the client and
+ * closes it.
+ *
+ * <pre>{@code
+ * DefaultXdsClient client = XdsClientBuilder.forTarget("localhost:18000", InsecureChannelCredentials.create())
+ *     .node(Node.newBuilder().setId("my-app").build())
+ *     .build();
+ * }</pre>
+ *
+ * <p>Defaults: does-not-exist timer 15 s, retention of unwatched resources 5 min, a daemon
+ * scheduler thread of the client's own, the system UTC clock, {@code node} on every request.
+ */
+public final class XdsClientBuilder {
+  private final String target;
+  private final ChannelCredentials credentials;
+  private final Channel channel;
+  private AdsTransport transport;
+  private Node node = Node.getDefaultInstance();
+  private Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
+  private Duration retention = Bootstrap.DEFAULT_CLIENT_RETENTION;
+  private boolean ignoreResourceDeletion;
+  private boolean nodeOnFirstRequestOnly;
+  private ScheduledExecutorService scheduler;
+  private Clock clock = Clock.systemUTC();
+  private RandomGenerator random;
+
+  private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
+    this.target = target;
+    this.credentials = credentials;
+    this.channel = channel;
+  }
+
+  /** A client that opens its own channel to {@code target} (a gRPC target string) and closes it. */
+  public static XdsClientBuilder forTarget(String target, ChannelCredentials credentials) {
+    return new XdsClientBuilder(
+        Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null);
+  }
+
+  /** A client on a channel the caller owns (for example an in-process channel); never shut down. */
+  public static XdsClientBuilder forChannel(Channel channel) {
+    Objects.requireNonNull(channel, "channel");
+    return new XdsClientBuilder(channel.authority(), null, channel);
+  }
+
+  /** A client configured from a parsed bootstrap: its first server, node and jxds knobs. */
+  public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
+    ServerInfo server = bootstrap.server();
+    return forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials())
+        .node(bootstrap.node())
+        .ignoreResourceDeletion(server.ignoreResourceDeletion())
+        .resourceTimeout(bootstrap.resourceTimeout())
+        .retention(bootstrap.clientRetention());
+  }
+
+  /** Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in when unset. */
+  public XdsClientBuilder node(Node node) {
+    this.node = Objects.requireNonNull(node, "node");
+    return this;
+  }
+
+  /** How long a subscribed resource may stay unanswered before it does not exist (default 15 s). */
+  public XdsClientBuilder resourceTimeout(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("resourceTimeout must be positive, got " + timeout);
+    }
+    this.resourceTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * How long a resource stays subscribed and cached after its last watcher left (default 5 min;
+   * zero: unsubscribe at once).
+   */
+  public XdsClientBuilder retention(Duration retention) {
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException("retention must not be negative, got " + retention);
+    }
+    this.retention = retention;
+    return this;
+  }
+
+  /** gRFC A53: a cached CDS resource missing from a response is kept (default false). */
+  public XdsClientBuilder ignoreResourceDeletion(boolean ignore) {
+    this.ignoreResourceDeletion = ignore;
+    return this;
+  }
+
+  /**
+   * Sends {@code node} only on each stream's first request. Off by default: java-control-plane
+   * hashes the node of every request, and without it silently stops answering.
+   */
+  public XdsClientBuilder sendNodeOnFirstRequestOnly(boolean firstOnly) {
+    this.nodeOnFirstRequestOnly = firstOnly;
+    return this;
+  }
+
+  /** Runs the client's timers; the caller owns it. Default: a daemon thread the client owns. */
+  public XdsClientBuilder scheduler(ScheduledExecutorService scheduler) {
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    return this;
+  }
+
+  /** Stamps update times and measures stream lifetimes (default: system UTC). */
+  public XdsClientBuilder clock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /** Backoff jitter (default: a new {@link Random}). */
+  public XdsClientBuilder random(RandomGenerator random) {
+    this.random = Objects.requireNonNull(random, "random");
+    return this;
+  }
+
+  /** Not API: replaces the gRPC transport (tests, benchmarks). */
+  XdsClientBuilder transport(AdsTransport transport) {
+    this.transport = transport;
+    return this;
+  }
+
+  public DefaultXdsClient build() {
+    ScheduledExecutorService owned = null;
+    ScheduledExecutorService timers = scheduler;
+    if (timers == null) {
+      owned = newDaemonScheduler("jxds-xds-client-timer");
+      timers = owned;
+    }
+    Node n = node.getUserAgentName().isEmpty()
+        ? node.toBuilder().setUserAgentName(BootstrapParser.USER_AGENT_NAME).build()
+        : node;
+    AdsTransport ads = transport;
+    if (ads == null) {
+      if (channel != null) {
+        ads = new GrpcAdsTransport(channel, null, target);
+      } else {
+        // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
+        ManagedChannel managed =
+            Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
+        ads = new GrpcAdsTransport(managed, managed, target);
+      }
+    }
+    return new DefaultXdsClient(
+        ads,
+        n,
+        resourceTimeout,
+        retention,
+        ignoreResourceDeletion,
+        nodeOnFirstRequestOnly,
+        timers,
+        owned,
+        clock,
+        random == null ? new Random() : random);
+  }
+
+  static ScheduledExecutorService newDaemonScheduler(String name) {
+    ScheduledThreadPoolExecutor executor =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true); // an application that forgets to close still exits
+              return t;
+            });
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
+  }
+}

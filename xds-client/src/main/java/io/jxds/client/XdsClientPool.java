@@ -1,0 +1,182 @@
+package io.jxds.client;
+
+import io.jxds.api.XdsClient;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.BootstrapLoader;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shares one {@link XdsClient} per distinct bootstrap (its servers and node), reference-counted.
+ *
+ * <p>The bootstrap is read again on every {@link #acquire()}. A client whose count has been zero
+ * for the bootstrap's {@code jxds.client_retention} (default 5 min; {@code "0s"}: at once) is
+ * closed, with its stream, timers and channel; re-acquired before that, it comes back with its
+ * cache and its stream. Every client's timers run on one daemon thread the pool owns.
+ */
+public final class XdsClientPool {
+  private static final Logger log = LoggerFactory.getLogger(XdsClientPool.class);
+  private static final XdsClientPool SHARED = new XdsClientPool(BootstrapLoader.fromSystem());
+
+  private final BootstrapLoader loader;
+  private final Clock clock;
+  private final RandomGenerator random;
+  private final Object lock = new Object();
+  private final Map<Bootstrap.Key, Entry> clients = new HashMap<>();
+  private ScheduledExecutorService scheduler;
+
+  /** A pool reading the bootstrap through {@code loader}. */
+  public XdsClientPool(BootstrapLoader loader) {
+    this(loader, null, Clock.systemUTC(), new Random());
+  }
+
+  /** Not API: tests supply a manual scheduler and clock. */
+  XdsClientPool(BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random) {
+    this.loader = Objects.requireNonNull(loader, "loader");
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  /** The process-wide pool, reading the bootstrap from system properties and the environment. */
+  public static XdsClientPool shared() {
+    return SHARED;
+  }
+
+  /**
+   * Reads the bootstrap and returns a lease on the client for it, creating the client if needed.
+   *
+   * @throws BootstrapException if the bootstrap is missing or invalid (the message names the
+   *     source and the field)
+   */
+  public Lease acquire() throws BootstrapException {
+    Bootstrap bootstrap = loader.load();
+    synchronized (lock) {
+      Entry entry = clients.get(bootstrap.key());
+      if (entry == null) {
+        DefaultXdsClient client =
+            XdsClientBuilder.fromBootstrap(bootstrap)
+                .scheduler(scheduler())
+                .clock(clock)
+                .random(random)
+                .build();
+        entry = new Entry(bootstrap, client);
+        clients.put(bootstrap.key(), entry);
+        log.debug("created xDS client for {} as node \"{}\"", bootstrap.server().serverUri(), bootstrap.node().getId());
+      }
+      entry.refs++;
+      if (entry.closeTimer != null) {
+        entry.closeTimer.cancel(false);
+        entry.closeTimer = null;
+      }
+      return new Lease(entry);
+    }
+  }
+
+  private ScheduledExecutorService scheduler() {
+    if (scheduler == null) {
+      scheduler = XdsClientBuilder.newDaemonScheduler("jxds-xds-pool-timer");
+    }
+    return scheduler;
+  }
+
+  private void release(Entry entry) {
+    synchronized (lock) {
+      entry.refs--;
+      if (entry.refs > 0) {
+        return;
+      }
+      long retentionNanos = entry.bootstrap.clientRetention().toNanos();
+      if (retentionNanos == 0) {
+        closeLocked(entry);
+      } else {
+        entry.closeTimer = scheduler().schedule(() -> closeIfUnused(entry), retentionNanos, TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  private void closeIfUnused(Entry entry) {
+    synchronized (lock) {
+      if (entry.refs == 0 && clients.get(entry.bootstrap.key()) == entry) {
+        closeLocked(entry);
+      }
+    }
+  }
+
+  private void closeLocked(Entry entry) {
+    clients.remove(entry.bootstrap.key(), entry);
+    entry.closeTimer = null;
+    log.debug("closing unused xDS client for {}", entry.bootstrap.server().serverUri());
+    entry.client.close();
+  }
+
+  /** Tests: closes every client, used or not. */
+  void closeAll() {
+    synchronized (lock) {
+      for (Entry entry : List.copyOf(clients.values())) {
+        if (entry.closeTimer != null) {
+          entry.closeTimer.cancel(false);
+        }
+        closeLocked(entry);
+      }
+    }
+  }
+
+  /** Clients currently in the pool (used or retained). */
+  int size() {
+    synchronized (lock) {
+      return clients.size();
+    }
+  }
+
+  private static final class Entry {
+    final Bootstrap bootstrap;
+    final DefaultXdsClient client;
+    int refs;
+    ScheduledFuture<?> closeTimer;
+
+    Entry(Bootstrap bootstrap, DefaultXdsClient client) {
+      this.bootstrap = bootstrap;
+      this.client = client;
+    }
+  }
+
+  /** One reference to a pooled client; close it when done (idempotent). */
+  public final class Lease implements AutoCloseable {
+    private final Entry entry;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Lease(Entry entry) {
+      this.entry = entry;
+    }
+
+    /** The shared client. Do not close it: close this lease. */
+    public XdsClient client() {
+      return entry.client;
+    }
+
+    /** The bootstrap the client was created from. */
+    public Bootstrap bootstrap() {
+      return entry.bootstrap;
+    }
+
+    @Override
+    public void close() {
+      if (released.compareAndSet(false, true)) {
+        release(entry);
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.jxds.client.bootstrap;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A parsed gRPC xDS bootstrap: where the control plane is, who this client is, and jxds's own
+ * knobs from the optional top-level {@code "jxds"} object.
+ *
+ * <p>Two bootstraps with equal {@link #servers()} and {@link #node()} share one client in
+ * {@link io.jxds.client.XdsClientPool}.
+ *
+ * @param servers the {@code xds_servers}, in order; never empty (jxds talks to the first one)
+ * @param node the {@code node} this client identifies itself as
+ * @param resourceTimeout {@code jxds.resource_timeout}: how long a subscribed resource may stay
+ *     unanswered before it is declared not to exist (default 15 s)
+ * @param clientRetention {@code jxds.client_retention}: how long an unused client, and a resource
+ *     nobody watches, are kept with their cache (default 5 min; zero means at once)
+ */
+public record Bootstrap(
+    List<ServerInfo> servers, Node node, Duration resourceTimeout, Duration clientRetention) {
+  /** gRPC's INITIAL_RESOURCE_FETCH_TIMEOUT_SEC. */
+  public static final Duration DEFAULT_RESOURCE_TIMEOUT = Duration.ofSeconds(15);
+  /** Long enough to outlive a channel's idle/wake cycle under normal traffic. */
+  public static final Duration DEFAULT_CLIENT_RETENTION = Duration.ofMinutes(5);
+
+  public Bootstrap {
+    servers = List.copyOf(servers);
+    Objects.requireNonNull(node, "node");
+    Objects.requireNonNull(resourceTimeout, "resourceTimeout");
+    Objects.requireNonNull(clientRetention, "clientRetention");
+    if (servers.isEmpty()) {
+      throw new IllegalArgumentException("servers must not be empty");
+    }
+    if (resourceTimeout.isNegative() || resourceTimeout.isZero()) {
+      throw new IllegalArgumentException("resourceTimeout must be positive, got " + resourceTimeout);
+    }
+    if (clientRetention.isNegative()) {
+      throw new IllegalArgumentException("clientRetention must not be negative, got " + clientRetention);
+    }
+  }
+
+  /** The server jxds connects to (the first of {@code xds_servers}). */
+  public ServerInfo server() {
+    return servers.get(0);
+  }
+
+  /** What identifies a shared client: the servers and the node, not the timing knobs. */
+  public record Key(List<ServerInfo> servers, Node node) {}
+
+  /** This bootstrap's sharing key. */
+  public Key key() {
+    return new Key(servers, node);
+  }
+}

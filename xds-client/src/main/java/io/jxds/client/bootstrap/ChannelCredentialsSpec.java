@@ -1,0 +1,75 @@
+package io.jxds.client.bootstrap;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.TlsChannelCredentials;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A bootstrap {@code channel_creds} entry that jxds supports, kept as data so that two bootstraps
+ * can be compared: {@code insecure}, or {@code tls} with the JVM's trust store or a CA file (and an
+ * optional client certificate for mutual TLS).
+ *
+ * @param type {@code insecure} or {@code tls}
+ * @param caCertificateFile {@code config.ca_certificate_file}; empty means the JVM trust store
+ * @param certificateFile {@code config.certificate_file}, for mutual TLS
+ * @param privateKeyFile {@code config.private_key_file}, for mutual TLS
+ */
+public record ChannelCredentialsSpec(
+    String type,
+    Optional<String> caCertificateFile,
+    Optional<String> certificateFile,
+    Optional<String> privateKeyFile) {
+  public static final String INSECURE = "insecure";
+  public static final String TLS = "tls";
+
+  public ChannelCredentialsSpec {
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(caCertificateFile, "caCertificateFile");
+    Objects.requireNonNull(certificateFile, "certificateFile");
+    Objects.requireNonNull(privateKeyFile, "privateKeyFile");
+    if (!type.equals(INSECURE) && !type.equals(TLS)) {
+      throw new IllegalArgumentException("unsupported channel_creds type " + type);
+    }
+    if (certificateFile.isPresent() != privateKeyFile.isPresent()) {
+      throw new IllegalArgumentException("certificate_file and private_key_file go together");
+    }
+  }
+
+  /** Plaintext. */
+  public static ChannelCredentialsSpec insecure() {
+    return new ChannelCredentialsSpec(INSECURE, Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  /** TLS trusting the JVM's default trust store. */
+  public static ChannelCredentialsSpec tls() {
+    return new ChannelCredentialsSpec(TLS, Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * Builds the gRPC credentials.
+   *
+   * @throws UncheckedIOException if a certificate or key file cannot be read
+   */
+  public ChannelCredentials toChannelCredentials() {
+    if (type.equals(INSECURE)) {
+      return InsecureChannelCredentials.create();
+    }
+    TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
+    try {
+      if (caCertificateFile.isPresent()) {
+        tls.trustManager(new File(caCertificateFile.get()));
+      }
+      if (certificateFile.isPresent()) {
+        tls.keyManager(new File(certificateFile.get()), new File(privateKeyFile.get()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("channel_creds tls: " + e.getMessage(), e);
+    }
+    return tls.build();
+  }
+}

@@ -1,0 +1,28 @@
+package io.jxds.client.bootstrap;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One entry of the bootstrap's {@code xds_servers}.
+ *
+ * @param serverUri {@code server_uri}: a gRPC target such as {@code localhost:18000}
+ * @param channelCredentials the first {@code channel_creds} entry jxds supports
+ * @param serverFeatures {@code server_features}, as written
+ */
+public record ServerInfo(
+    String serverUri, ChannelCredentialsSpec channelCredentials, List<String> serverFeatures) {
+  /** gRFC A53: the server may leave a cached CDS/LDS resource out of a response without deleting it. */
+  public static final String IGNORE_RESOURCE_DELETION = "ignore_resource_deletion";
+
+  public ServerInfo {
+    Objects.requireNonNull(serverUri, "serverUri");
+    Objects.requireNonNull(channelCredentials, "channelCredentials");
+    serverFeatures = List.copyOf(serverFeatures);
+  }
+
+  /** Whether {@code server_features} holds {@value #IGNORE_RESOURCE_DELETION}. */
+  public boolean ignoreResourceDeletion() {
+    return serverFeatures.contains(IGNORE_RESOURCE_DELETION);
+  }
+}

@@ -1,0 +1,331 @@
+package io.jxds.client.stream;
+
+import com.google.rpc.Code;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.grpc.SynchronizationContext.ScheduledHandle;
+import io.jxds.client.cache.CallbackTracker;
+import io.jxds.client.cache.ResourceCache;
+import io.jxds.client.cache.ResponseOutcome;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the client's one ADS stream (state of the world only): opens it lazily on the first
+ * subscription, sends a request per type when the transport is ready, ACKs and NACKs, asks for the
+ * next response only when the last one's callbacks have run, and reconnects. All methods run on
+ * the client's {@link SynchronizationContext}.
+ *
+ * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
+ * the server, so the client reconnects at once, with the backoff reset and without telling
+ * watchers. A stream that fails before any response waits for the backoff (1 s ×1.6 ±20 %, at most
+ * 120 s, less the time the failed stream lived), and watchers without data hear the error.
+ *
+ * <p>Every new stream re-sends every subscription with the type's last accepted version and an
+ * empty nonce, so a server that kept its state need not resend what the client has.
+ */
+public final class AdsStreamController {
+  private static final Logger log = LoggerFactory.getLogger(AdsStreamController.class);
+
+  private enum Connection {
+    CONNECTING,
+    CONNECTED,
+    FAILING
+  }
+
+  private final AdsTransport transport;
+  private final ResourceCache cache;
+  private final Node node;
+  private final boolean nodeOnFirstRequestOnly;
+  private final SynchronizationContext syncContext;
+  private final ScheduledExecutorService scheduler;
+  private final Clock clock;
+  private final ExponentialBackoff backoff;
+  private final Runnable connectionListener;
+  private final NackLog nackLog = new NackLog();
+  /** Last accepted version per type URL; survives streams (grpc-java #7427). */
+  private final Map<String, String> acceptedVersions = new HashMap<>();
+
+  private Stream stream;
+  private ScheduledHandle retryTimer;
+  private Connection connection = Connection.CONNECTING;
+  private boolean shutdown;
+
+  /**
+   * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
+   *     java-control-plane needs it on every request)
+   * @param connectionListener runs when {@link #isConnected()} changes
+   */
+  public AdsStreamController(
+      AdsTransport transport,
+      ResourceCache cache,
+      Node node,
+      boolean nodeOnFirstRequestOnly,
+      SynchronizationContext syncContext,
+      ScheduledExecutorService scheduler,
+      Clock clock,
+      RandomGenerator random,
+      Runnable connectionListener) {
+    this.transport = transport;
+    this.cache = cache;
+    this.node = node;
+    this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
+    this.syncContext = syncContext;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.backoff = new ExponentialBackoff(random);
+    this.connectionListener = connectionListener;
+  }
+
+  /** Whether a stream has received a response and not failed since. */
+  public boolean isConnected() {
+    return connection == Connection.CONNECTED;
+  }
+
+  /** Whether requests written now reach a ready stream. */
+  public boolean isReady() {
+    return stream != null && stream.ready;
+  }
+
+  /** The names subscribed for a type changed: tell the server (or open the stream). */
+  public void subscriptionsChanged(String typeUrl) {
+    if (shutdown) {
+      return;
+    }
+    if (stream == null) {
+      if (retryTimer == null) {
+        startStream();
+      }
+      return; // the new stream's onReady sends every subscription
+    }
+    if (stream.ready) {
+      sendSubscription(stream, typeUrl);
+    }
+  }
+
+  /** Closes the stream and cancels the retry timer; nothing restarts it. */
+  public void shutdown() {
+    shutdown = true;
+    if (retryTimer != null) {
+      retryTimer.cancel();
+      retryTimer = null;
+    }
+    if (stream != null) {
+      Stream s = stream;
+      stream = null;
+      s.call.cancel("xDS client closed");
+    }
+    cache.stopAllTimers();
+  }
+
+  private void startStream() {
+    retryTimer = null;
+    if (shutdown) {
+      return;
+    }
+    Stream s = new Stream(clock.millis());
+    stream = s;
+    log.debug("opening ADS stream to {}", transport.target());
+    try {
+      s.call = transport.start(s);
+      s.call.request(1);
+    } catch (RuntimeException e) {
+      log.warn("cannot open ADS stream to {}", transport.target(), e);
+      syncContext.execute(() -> onClose(s, Status.UNAVAILABLE.withDescription("cannot open stream").withCause(e)));
+    }
+  }
+
+  private void onReady(Stream s) {
+    if (s != stream || s.ready) {
+      return;
+    }
+    s.ready = true;
+    for (String typeUrl : cache.subscribedTypeUrls()) {
+      sendSubscription(s, typeUrl);
+    }
+  }
+
+  private void sendSubscription(Stream s, String typeUrl) {
+    List<String> names = cache.subscribedNames(typeUrl);
+    if (names.isEmpty()) {
+      if (!s.sentTypes.contains(typeUrl)) {
+        return; // never sent on this stream: an empty list would read as a legacy wildcard
+      }
+      acceptedVersions.remove(typeUrl);
+    }
+    send(s, typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, s.nonces.getOrDefault(typeUrl, ""), null);
+    if (!names.isEmpty()) {
+      // The request is on a ready stream now: only from here may the server be blamed (A57).
+      cache.startTimers(typeUrl);
+    }
+  }
+
+  private void onResponse(Stream s, DiscoveryResponse response) {
+    if (s != stream) {
+      return;
+    }
+    String typeUrl = response.getTypeUrl();
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "ADS response from {}: type {}, version \"{}\", nonce \"{}\", {} resources",
+          transport.target(),
+          typeUrl,
+          response.getVersionInfo(),
+          response.getNonce(),
+          response.getResourcesCount());
+    }
+    if (!s.receivedResponse) {
+      s.receivedResponse = true;
+      if (connection != Connection.CONNECTED) {
+        connection = Connection.CONNECTED;
+        log.info("ADS stream to {} connected", transport.target());
+        connectionListener.run();
+      }
+    }
+    s.nonces.put(typeUrl, response.getNonce());
+    CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
+    ResponseOutcome outcome = cache.handleResponse(response, tracker);
+    if (outcome == null) {
+      log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
+    } else if (outcome.accepted()) {
+      acceptedVersions.put(typeUrl, response.getVersionInfo());
+      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+    } else {
+      String detail = outcome.errorDetail();
+      String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
+      if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
+        log.warn(
+            "NACK {} version \"{}\" from {}: {}",
+            shortType,
+            response.getVersionInfo(),
+            transport.target(),
+            detail);
+      } else {
+        log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
+      }
+      send(
+          s,
+          typeUrl,
+          acceptedVersions.getOrDefault(typeUrl, ""),
+          cache.subscribedNames(typeUrl),
+          response.getNonce(),
+          detail);
+    }
+    tracker.finish();
+  }
+
+  private void requestNext(Stream s) {
+    if (s == stream) {
+      s.call.request(1);
+    }
+  }
+
+  private void onClose(Stream s, Status status) {
+    if (s != stream) {
+      return;
+    }
+    stream = null;
+    cache.stopAllTimers();
+    if (shutdown) {
+      return;
+    }
+    if (s.receivedResponse) {
+      // A57: servers recycle streams (max connection age); not an error, nobody is told.
+      log.debug("ADS stream to {} closed after a response ({}); reconnecting", transport.target(), status);
+      backoff.reset();
+      startStream();
+      return;
+    }
+    if (connection != Connection.FAILING) {
+      boolean wasConnected = connection == Connection.CONNECTED;
+      connection = Connection.FAILING;
+      log.info(
+          "ADS stream to {} {}: {}", transport.target(), wasConnected ? "lost" : "failed", describe(status));
+      if (wasConnected) {
+        connectionListener.run();
+      }
+    } else {
+      log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
+    }
+    cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
+    long lived = TimeUnit.MILLISECONDS.toNanos(Math.max(0, clock.millis() - s.startMillis));
+    long delay = Math.max(0, backoff.nextDelayNanos() - lived);
+    log.debug("retrying ADS stream to {} in {} ms", transport.target(), TimeUnit.NANOSECONDS.toMillis(delay));
+    retryTimer = syncContext.schedule(this::startStream, delay, TimeUnit.NANOSECONDS, scheduler);
+  }
+
+  private static String describe(Status status) {
+    return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+  }
+
+  private void send(Stream s, String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
+    DiscoveryRequest.Builder request =
+        DiscoveryRequest.newBuilder()
+            .setTypeUrl(typeUrl)
+            .setVersionInfo(version)
+            .addAllResourceNames(names)
+            .setResponseNonce(nonce);
+    if (!nodeOnFirstRequestOnly || !s.nodeSent) {
+      request.setNode(node);
+      s.nodeSent = true;
+    }
+    if (errorDetail != null) {
+      request.setErrorDetail(
+          com.google.rpc.Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(errorDetail));
+    }
+    s.sentTypes.add(typeUrl);
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
+          transport.target(),
+          typeUrl,
+          version,
+          nonce,
+          names.size(),
+          errorDetail == null ? "" : ", NACK");
+    }
+    s.call.send(request.build());
+  }
+
+  /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
+  private final class Stream implements AdsTransport.Listener {
+    final long startMillis;
+    final Map<String, String> nonces = new HashMap<>();
+    final Set<String> sentTypes = new HashSet<>();
+    AdsTransport.Call call;
+    boolean ready;
+    boolean receivedResponse;
+    boolean nodeSent;
+
+    Stream(long startMillis) {
+      this.startMillis = startMillis;
+    }
+
+    @Override
+    public void onReady() {
+      syncContext.execute(() -> AdsStreamController.this.onReady(this));
+    }
+
+    @Override
+    public void onResponse(DiscoveryResponse response) {
+      syncContext.execute(() -> AdsStreamController.this.onResponse(this, response));
+    }
+
+    @Override
+    public void onClose(Status status) {
+      syncContext.execute(() -> AdsStreamController.this.onClose(this, status));
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.jxds.client.stream;
+
+import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
+
+/**
+ * gRPC's connection backoff for ADS: 1 s, then ×1.6 per failure, each delay jittered by ±20 %,
+ * never above 120 s. Worked numbers with no jitter: 1, 1.6, 2.56, 4.096, 6.5536, ... 120 s.
+ *
+ * <p>Unlike grpc-java, which caps before jittering (so delays reach 144 s), the jittered delay
+ * itself is capped at 120 s.
+ */
+public final class ExponentialBackoff {
+  public static final long INITIAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+  public static final double MULTIPLIER = 1.6;
+  public static final double JITTER = 0.2;
+  public static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+  private final RandomGenerator random;
+  private long nextNanos = INITIAL_NANOS;
+
+  public ExponentialBackoff(RandomGenerator random) {
+    this.random = random;
+  }
+
+  /** The delay before the next attempt; advances the sequence. */
+  public long nextDelayNanos() {
+    long base = nextNanos;
+    nextNanos = (long) Math.min(base * MULTIPLIER, MAX_NANOS);
+    double factor = 1 + random.nextDouble(-JITTER, JITTER);
+    return Math.min((long) (base * factor), MAX_NANOS);
+  }
+
+  /** Back to 1 s: after a stream that got a response. */
+  public void reset() {
+    nextNanos = INITIAL_NANOS;
+  }
+}

@@ -1,0 +1,79 @@
+package io.jxds.client;
+
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import io.jxds.client.stream.AdsTransport;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An in-memory ADS transport driven by the test thread: each call records what the client did. */
+final class ScriptedTransport implements AdsTransport {
+  final List<ScriptedCall> calls = new ArrayList<>();
+  boolean shutdown;
+
+  @Override
+  public Call start(Listener listener) {
+    ScriptedCall call = new ScriptedCall(listener);
+    calls.add(call);
+    return call;
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+  }
+
+  @Override
+  public String target() {
+    return "scripted";
+  }
+
+  ScriptedCall last() {
+    return calls.get(calls.size() - 1);
+  }
+
+  static final class ScriptedCall implements Call {
+    final Listener listener;
+    final List<DiscoveryRequest> sent = new ArrayList<>();
+    int requested;
+    String cancelled;
+
+    ScriptedCall(Listener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void send(DiscoveryRequest request) {
+      sent.add(request);
+    }
+
+    @Override
+    public void request(int count) {
+      requested += count;
+    }
+
+    @Override
+    public void cancel(String reason) {
+      cancelled = reason;
+    }
+
+    ScriptedCall ready() {
+      listener.onReady();
+      return this;
+    }
+
+    ScriptedCall respond(DiscoveryResponse response) {
+      listener.onResponse(response);
+      return this;
+    }
+
+    void close(Status status) {
+      listener.onClose(status);
+    }
+
+    DiscoveryRequest lastRequest() {
+      return sent.get(sent.size() - 1);
+    }
+  }
+}
