@@ -11,6 +11,8 @@ import io.jxds.balancer.endpoints.EdsBalancer;
 import io.jxds.balancer.endpoints.EdsConfig;
 import java.util.List;
 import java.util.random.RandomGenerator;
+import io.jxds.balancer.picker.FailingPicker;
+import io.jxds.balancer.picker.QueuingPicker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +66,7 @@ final class CdsBalancer extends LoadBalancer {
     }
     config = newConfig;
     if (watch == null) {
-      helper.updateBalancingState(ConnectivityState.CONNECTING, new FixedResultPicker(PickResult.withNoResult()));
+      helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
       watch = xdsClient.watchCluster(cluster, new ClusterWatcher(), helper.getSynchronizationContext());
     } else if (current != null && eds != null) {
       updateChild(); // new timers for the priority layer
@@ -147,7 +149,7 @@ final class CdsBalancer extends LoadBalancer {
 
   private void fail(Status status) {
     helper.updateBalancingState(
-        ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(status)));
+        ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(status));
   }
 
   private void closeChild() {

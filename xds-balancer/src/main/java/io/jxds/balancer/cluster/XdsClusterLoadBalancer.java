@@ -9,6 +9,7 @@ import io.jxds.api.XdsClient;
 import io.jxds.balancer.XdsClusterPolicy;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
+import io.jxds.balancer.picker.FailingPicker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,9 +61,8 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
       } catch (IllegalStateException e) {
         config = newConfig;
         logger.warn("xds_cluster {}: no xDS client: {}", newConfig.cluster(), e.getMessage());
-        helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(
-            PickResult.withError(Status.UNAVAILABLE.withDescription(
-                "cluster " + newConfig.cluster() + ": " + e.getMessage()))));
+        helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(
+            Status.UNAVAILABLE.withDescription("cluster " + newConfig.cluster() + ": " + e.getMessage())));
         return Status.OK; // the config is valid; the missing bootstrap is reported to RPCs
       }
     }
@@ -79,9 +79,9 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   @Override
   public void handleNameResolutionError(Status error) {
     if (config == null) {
-      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(
-          PickResult.withError(Status.UNAVAILABLE.withDescription(
-              "xds_cluster: name resolution failed: " + error.getDescription()).withCause(error.getCause()))));
+      helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
+          .withDescription("xds_cluster: name resolution failed: " + error.getDescription())
+          .withCause(error.getCause())));
     }
     // With a config the control plane decides; resolver errors mean nothing to xds_cluster.
   }

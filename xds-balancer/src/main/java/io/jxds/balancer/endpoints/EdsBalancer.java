@@ -14,6 +14,9 @@ import io.jxds.balancer.priority.PriorityBalancer;
 import io.jxds.balancer.priority.PriorityConfig;
 import java.util.List;
 import java.util.random.RandomGenerator;
+import io.jxds.balancer.picker.FailingPicker;
+import io.jxds.balancer.picker.ThreadLocalRandomGenerator;
+import io.jxds.balancer.picker.QueuingPicker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +89,7 @@ public final class EdsBalancer extends LoadBalancer {
         logger.info("cluster {}: EDS service name changed from {} to {}",
             newConfig.cluster(), old.edsServiceName(), newConfig.edsServiceName());
       } else {
-        helper.updateBalancingState(ConnectivityState.CONNECTING, new FixedResultPicker(PickResult.withNoResult()));
+        helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
       }
       watch = xdsClient.watchEndpoints(
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
@@ -158,7 +161,7 @@ public final class EdsBalancer extends LoadBalancer {
     }
     if (endpoints == null) {
       helper.updateBalancingState(
-          ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(PickResult.withError(error)));
+          ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
     } else {
       logger.debug("cluster {}: {} (still serving the last good endpoints)", config.cluster(), error.getDescription());
     }
@@ -177,8 +180,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void fail(String description) {
-    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FixedResultPicker(
-        PickResult.withError(Status.UNAVAILABLE.withDescription(description))));
+    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(description)));
   }
 
   private void closePriorities() {

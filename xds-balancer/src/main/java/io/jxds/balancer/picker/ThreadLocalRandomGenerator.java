@@ -1,4 +1,4 @@
-package io.jxds.balancer.endpoints;
+package io.jxds.balancer.picker;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -8,8 +8,8 @@ import java.util.random.RandomGenerator;
  * {@link ThreadLocalRandom}, so threads never contend. (Holding one {@code ThreadLocalRandom}
  * instance and calling it from other threads would skip their seeding.)
  */
-final class ThreadLocalRandomGenerator implements RandomGenerator {
-  static final ThreadLocalRandomGenerator INSTANCE = new ThreadLocalRandomGenerator();
+public final class ThreadLocalRandomGenerator implements RandomGenerator {
+  public static final ThreadLocalRandomGenerator INSTANCE = new ThreadLocalRandomGenerator();
 
   private ThreadLocalRandomGenerator() {}
 
