@@ -34,6 +34,7 @@ class XdsResourcesTest {
   }
 
   @Test
+  @SuppressWarnings("deprecation") // reads ConfigSource.path to show it stays unset
   void clusterSettersFillTheirFields() throws Exception {
     Cluster c =
         XdsResources.cluster("payments")

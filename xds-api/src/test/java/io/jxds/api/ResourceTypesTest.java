@@ -1,0 +1,98 @@
+package io.jxds.api;
+
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.testing.XdsResources;
+import org.junit.jupiter.api.Test;
+
+class ResourceTypesTest {
+  @Test
+  void clusterUnpacksAndDecodes() throws Exception {
+    UnpackedResource<ClusterUpdate> r =
+        ResourceTypes.CLUSTER.unpack(XdsResources.cluster("payments").edsServiceName("p-eds").buildAny());
+    assertThat(r.name()).isEqualTo("payments");
+    assertThat(r.decode()).isEqualTo(ClusterUpdate.of("payments", "p-eds"));
+  }
+
+  @Test
+  void endpointsUnpackAndDecode() throws Exception {
+    UnpackedResource<EndpointsUpdate> r =
+        ResourceTypes.ENDPOINTS.unpack(
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny());
+    assertThat(r.name()).isEqualTo("p-eds");
+    assertThat(r.decode().localities()).hasSize(1);
+  }
+
+  @Test
+  void descriptorsSayWhetherAbsenceMeansDeletion() {
+    assertThat(ResourceTypes.CLUSTER.absenceMeansDeletion()).isTrue();
+    assertThat(ResourceTypes.ENDPOINTS.absenceMeansDeletion()).isFalse();
+    assertThat(ResourceTypes.CLUSTER.typeUrl()).isEqualTo("type.googleapis.com/envoy.config.cluster.v3.Cluster");
+    assertThat(ResourceTypes.ENDPOINTS.typeUrl())
+        .isEqualTo("type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment");
+  }
+
+  @Test
+  void wrongTypeUrlIsRejectedNamingBoth() {
+    Any endpoints = XdsResources.endpoints("p-eds").buildAny();
+    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(endpoints))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessage(
+            "CDS response: type_url must be type.googleapis.com/envoy.config.cluster.v3.Cluster, got "
+                + "\"type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment\"");
+  }
+
+  @Test
+  void resourceWrapperIsUnwrappedAndItsNameWins() throws Exception {
+    Any wrapped =
+        Any.pack(
+            Resource.newBuilder()
+                .setName("payments")
+                .setVersion("7")
+                .setResource(XdsResources.cluster("payments").buildAny())
+                .build());
+    UnpackedResource<ClusterUpdate> r = ResourceTypes.CLUSTER.unpack(wrapped);
+    assertThat(r.name()).isEqualTo("payments");
+    assertThat(r.decode().clusterName()).isEqualTo("payments");
+  }
+
+  @Test
+  void resourceWrapperWithoutResourceIsRejected() {
+    Any wrapped = Any.pack(Resource.newBuilder().setName("payments").build());
+    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(wrapped))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageContaining("\"payments\"")
+        .hasMessageContaining("resource is not set");
+  }
+
+  @Test
+  void garbageBytesAreRejectedWithTheCause() {
+    Any garbage =
+        Any.newBuilder()
+            .setTypeUrl(ResourceTypes.CLUSTER_TYPE_URL)
+            .setValue(ByteString.copyFrom(new byte[] {(byte) 0x0A, (byte) 0x7F, 1}))
+            .build();
+    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(garbage))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageStartingWith("cannot decode Cluster")
+        .hasCauseInstanceOf(com.google.protobuf.InvalidProtocolBufferException.class);
+  }
+
+  @Test
+  void invalidResourceUnpacksButFailsToDecode() throws Exception {
+    UnpackedResource<ClusterUpdate> r =
+        ResourceTypes.CLUSTER.unpack(XdsResources.cluster("payments").edsConfigPath("/x").buildAny());
+    assertThat(r.name()).isEqualTo("payments");
+    assertThatThrownBy(r::decode)
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageContaining("eds_cluster_config.eds_config");
+  }
+}

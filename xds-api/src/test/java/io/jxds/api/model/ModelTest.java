@@ -1,0 +1,115 @@
+package io.jxds.api.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The records refuse values the decoders can never produce. */
+class ModelTest {
+  private static final long MAX = 0xFFFF_FFFFL;
+
+  private static InetSocketAddress ip(String literal, int port) throws Exception {
+    return new InetSocketAddress(InetAddress.getByName(literal), port);
+  }
+
+  @Test
+  void endpointWeightMustBeUnsigned32BitAndNonZero() throws Exception {
+    InetSocketAddress a = ip("10.0.0.1", 80);
+    assertThat(new Endpoint(a, HealthStatus.HEALTHY, MAX, "").weight()).isEqualTo(MAX);
+    assertThatThrownBy(() -> new Endpoint(a, HealthStatus.HEALTHY, 0, ""))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("endpoint weight");
+    assertThatThrownBy(() -> new Endpoint(a, HealthStatus.HEALTHY, MAX + 1, ""))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void endpointAddressMustBeResolvedLiteral() {
+    assertThatThrownBy(() -> Endpoint.of(InetSocketAddress.createUnresolved("example.com", 80)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("IP literal");
+  }
+
+  @Test
+  void endpointToStringBracketsIpv6() throws Exception {
+    assertThat(new Endpoint(ip("::1", 80), HealthStatus.DRAINING, 2, "h").toString())
+        .isEqualTo("[0:0:0:0:0:0:0:1]:80 DRAINING w=2 host=h");
+    assertThat(Endpoint.of(ip("10.0.0.1", 80)).toString()).isEqualTo("10.0.0.1:80 HEALTHY w=1");
+  }
+
+  @Test
+  void localityValidatesPriorityAndWeightAndCopiesEndpoints() throws Exception {
+    List<Endpoint> eps = new ArrayList<>(List.of(Endpoint.of(ip("10.0.0.1", 80))));
+    Locality l = new Locality(LocalityId.EMPTY, 0, 1, eps);
+    eps.clear();
+    assertThat(l.endpoints()).hasSize(1);
+    assertThat(l.hasUsableEndpoint()).isTrue();
+    assertThatThrownBy(() -> new Locality(LocalityId.EMPTY, -1, 1, List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("priority");
+    assertThatThrownBy(() -> new Locality(LocalityId.EMPTY, 0, 0, List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("locality weight");
+    assertThat(new Locality(LocalityId.EMPTY, 0, 1,
+            List.of(new Endpoint(ip("10.0.0.1", 80), HealthStatus.UNHEALTHY, 1, ""))).hasUsableEndpoint())
+        .isFalse();
+  }
+
+  @Test
+  void localityIdRefusesNullsAndEqualsByValue() {
+    assertThat(new LocalityId("", "", "")).isEqualTo(LocalityId.EMPTY);
+    assertThatThrownBy(() -> new LocalityId(null, "", "")).isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void healthStatusUsability() {
+    assertThat(HealthStatus.values()).hasSize(6);
+    assertThat(HealthStatus.HEALTHY.isUsable()).isTrue();
+    assertThat(HealthStatus.UNKNOWN.isUsable()).isTrue();
+    assertThat(HealthStatus.DEGRADED.isUsable()).isFalse();
+    assertThat(HealthStatus.DRAINING.isUsable()).isFalse();
+  }
+
+  @Test
+  void dropOverloadRange() {
+    assertThat(new DropOverload("lb", 1_000_000).toString()).isEqualTo("lb=1000000ppm");
+    assertThatThrownBy(() -> new DropOverload("lb", 1_000_001)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new DropOverload("lb", -1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void endpointsUpdateValidatesAndCountsPriorities() {
+    EndpointsUpdate u =
+        new EndpointsUpdate(
+            "e",
+            List.of(new Locality(LocalityId.EMPTY, 0, 1, List.of()), new Locality(new LocalityId("a", "", ""), 2, 1, List.of())),
+            List.of(),
+            140);
+    assertThat(u.priorityCount()).isEqualTo(3);
+    assertThat(new EndpointsUpdate("e", List.of(), List.of(), 0).priorityCount()).isZero();
+    assertThatThrownBy(() -> new EndpointsUpdate("", List.of(), List.of(), 140)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new EndpointsUpdate("e", List.of(), List.of(), -1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void clusterUpdateValidates() {
+    assertThat(ClusterUpdate.of("c", "e").maxConcurrentRequests()).isEqualTo(1024);
+    assertThat(new ClusterUpdate("c", "e", true, MAX, LbPolicy.ROUND_ROBIN, Optional.empty()).maxConcurrentRequests())
+        .isEqualTo(MAX);
+    assertThatThrownBy(() -> new ClusterUpdate("c", "e", false, MAX + 1, LbPolicy.ROUND_ROBIN, Optional.empty()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ClusterUpdate.of("", "e")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ClusterUpdate.of("c", "")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void upstreamTlsSettingsCopiesNames() {
+    List<String> names = new ArrayList<>(List.of("ca"));
+    UpstreamTlsSettings s = new UpstreamTlsSettings("sni", names);
+    names.add("x");
+    assertThat(s.validationContextNames()).containsExactly("ca");
+  }
+}
