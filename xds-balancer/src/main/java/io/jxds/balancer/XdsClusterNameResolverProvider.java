@@ -42,9 +42,13 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
     return true;
   }
 
+  /**
+   * Below DNS's 5: the registry takes its default scheme from the highest-priority provider, and
+   * a scheme-less target such as {@code 127.0.0.1:18000} (an ADS server URI) must stay DNS.
+   */
   @Override
   protected int priority() {
-    return 5;
+    return 4;
   }
 
   @Override

@@ -72,6 +72,8 @@ public final class Backends implements AutoCloseable {
   public static final String FAILED = "failed";
 
   private final Map<String, Backend> backends = new ConcurrentHashMap<>();
+  /** The status of the last RPC that failed, for failure messages. */
+  private static volatile Status lastFailure;
 
   /** One backend server. */
   public static final class Backend {
@@ -203,18 +205,24 @@ public final class Backends implements AutoCloseable {
           channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
       return new String(reply, StandardCharsets.UTF_8);
     } catch (StatusRuntimeException e) {
+      lastFailure = e.getStatus();
       return FAILED;
+    }
+  }
+
+  /** One unary RPC: empty when it succeeded, else its status. */
+  public static java.util.Optional<Status> outcome(Channel channel) {
+    try {
+      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
+      return java.util.Optional.empty();
+    } catch (StatusRuntimeException e) {
+      return java.util.Optional.of(e.getStatus());
     }
   }
 
   /** One unary RPC expected to fail: its status. */
   public static Status failure(Channel channel) {
-    try {
-      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
-      throw new AssertionError("the RPC succeeded");
-    } catch (StatusRuntimeException e) {
-      return e.getStatus();
-    }
+    return outcome(channel).orElseThrow(() -> new AssertionError("the RPC succeeded"));
   }
 
   /** Calls until {@code done} holds for the counts of the last {@code window} RPCs, or fails. */
@@ -230,7 +238,8 @@ public final class Backends implements AutoCloseable {
       }
       Thread.sleep(20);
     }
-    throw new AssertionError("condition not reached in " + timeoutMillis + " ms; last window: " + last);
+    throw new AssertionError("condition not reached in " + timeoutMillis + " ms; last window: " + last
+        + (last.containsKey(FAILED) ? "; last failure: " + lastFailure : ""));
   }
 
   /** Opens a {@link #HOLD} stream; the returned call is open until the server completes it. */
