@@ -63,7 +63,8 @@ class XdsClusterNameResolverProviderTest {
     // A scheme-less target (an ADS server_uri like 127.0.0.1:18000) must resolve through DNS, or
     // the ADS channel would itself ask for xds_cluster.
     assertThat(NameResolverRegistry.getDefaultRegistry().getDefaultScheme()).isEqualTo("dns");
-    assertThat(NameResolverRegistry.getDefaultRegistry().getProviders())
+    assertThat(NameResolverRegistry.getDefaultRegistry().asFactory().getDefaultScheme()).isEqualTo("dns");
+    assertThat(java.util.ServiceLoader.load(io.grpc.NameResolverProvider.class))
         .anySatisfy(p -> assertThat(p).isInstanceOf(XdsClusterNameResolverProvider.class));
   }
 
