@@ -314,6 +314,18 @@ class XdsClusterEndToEndTest {
         .contains("GRPC_XDS_BOOTSTRAP").contains("XDS_CLIENT_ARG");
   }
 
+  @Test
+  void badBootstrapFailsRpcsNamingTheSourceAndField() throws Exception {
+    System.setProperty(BOOTSTRAP_PROPERTY, "{\"xds_servers\": [], \"node\": {\"id\": \"n\"}}");
+    ManagedChannel channel = channel();
+
+    Status status = Backends.failure(channel);
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrapConfig")
+        .contains("xds_servers");
+  }
+
   private ManagedChannel channel() {
     return track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build());
   }
