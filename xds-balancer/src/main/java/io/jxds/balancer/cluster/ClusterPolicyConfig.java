@@ -1,5 +1,6 @@
 package io.jxds.balancer.cluster;
 
+import io.jxds.balancer.priority.PriorityConfig;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -12,8 +13,8 @@ import java.util.Objects;
  * @param childRetention how long a priority that lost traffic to a higher one is kept connected
  */
 public record ClusterPolicyConfig(String cluster, Duration failoverTimeout, Duration childRetention) {
-  public static final Duration DEFAULT_FAILOVER_TIMEOUT = Duration.ofSeconds(10);
-  public static final Duration DEFAULT_CHILD_RETENTION = Duration.ofMinutes(15);
+  public static final Duration DEFAULT_FAILOVER_TIMEOUT = PriorityConfig.DEFAULT_FAILOVER_TIMEOUT;
+  public static final Duration DEFAULT_CHILD_RETENTION = PriorityConfig.DEFAULT_CHILD_RETENTION;
 
   public ClusterPolicyConfig {
     Objects.requireNonNull(cluster, "cluster");
@@ -22,8 +23,11 @@ public record ClusterPolicyConfig(String cluster, Duration failoverTimeout, Dura
     if (cluster.isEmpty()) {
       throw new IllegalArgumentException("cluster must not be empty");
     }
-    if (failoverTimeout.isNegative() || childRetention.isNegative()) {
-      throw new IllegalArgumentException("durations must not be negative");
+    if (failoverTimeout.isNegative() || failoverTimeout.isZero()) {
+      throw new IllegalArgumentException("failoverTimeout must be positive, got " + failoverTimeout);
+    }
+    if (childRetention.isNegative()) {
+      throw new IllegalArgumentException("childRetention must be >= 0, got " + childRetention);
     }
   }
 

@@ -36,6 +36,10 @@ public final class ClusterPolicyConfigParser {
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }
+    if (failover.isZero()) {
+      // PriorityConfig needs a positive timer: a zero one would fail over before any connect.
+      return invalid("\"failoverTimeout\" must be positive, got \"0s\"");
+    }
     return ConfigOrError.fromConfig(new ClusterPolicyConfig(name, failover, retention));
   }
 

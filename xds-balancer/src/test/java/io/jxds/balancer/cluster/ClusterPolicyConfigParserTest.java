@@ -66,6 +66,11 @@ class ClusterPolicyConfigParserTest {
   }
 
   @Test
+  void zeroFailoverTimeoutIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", "c", "failoverTimeout", "0s"), "\"failoverTimeout\" must be positive");
+  }
+
+  @Test
   void absurdDurationIsInvalidArgument() {
     assertInvalid(Map.of("cluster", "c", "childRetention", "99999999999h"), "\"childRetention\": \"99999999999h\" is too long");
   }
