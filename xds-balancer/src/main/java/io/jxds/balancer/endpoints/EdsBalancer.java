@@ -54,6 +54,8 @@ public final class EdsBalancer extends LoadBalancer {
   private ConnectivityState childState;
   private SubchannelPicker childPicker;
   private boolean shutdown;
+  /** Pickers handed to the channel so far: one update must not hand over two. */
+  private long published;
 
   /**
    * @param pickRandom draws drops on RPC threads: must be thread-safe
@@ -138,10 +140,11 @@ public final class EdsBalancer extends LoadBalancer {
       priorities = new PriorityBalancer(childHelper, treeRandom);
       childHelper.owner = priorities;
     }
+    long publishedBefore = published;
     priorities.acceptConfig(
         new PriorityConfig(config.cluster(), groups, config.failoverTimeout(), config.childRetention()));
-    if (childState != null) {
-      publish(); // drops or the request limit may have changed without a child state change
+    if (childState != null && published == publishedBefore) {
+      publish(); // drops or the request limit changed, but the tree had nothing new to report
     }
   }
 
@@ -168,6 +171,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void publish() {
+    published++;
     List<DropOverload> drops = endpoints == null ? List.of() : endpoints.dropOverloads();
     helper.updateBalancingState(childState, new ClusterRequestPicker(
         config.cluster(),

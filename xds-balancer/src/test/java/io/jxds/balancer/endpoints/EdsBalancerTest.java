@@ -167,6 +167,33 @@ class EdsBalancerTest {
   }
 
   @Test
+  void oneUpdateHandsTheChannelOnePicker() {
+    accept(config("eds", 1024));
+    push("eds", update(locality("a", 0, 1, endpoint(1, 1), endpoint(2, 1))));
+    helper.subchannel(address(1)).setState(ConnectivityState.READY);
+    helper.subchannel(address(2)).setState(ConnectivityState.READY);
+    int before = helper.updates.size();
+
+    push("eds", update(locality("a", 0, 1, endpoint(1, 3), endpoint(2, 1)))); // weights only
+
+    assertThat(helper.updates).hasSize(before + 1);
+  }
+
+  @Test
+  void newDropsAloneStillReachTheChannel() {
+    accept(config("eds", 1024));
+    push("eds", update(locality("a", 0, 1, endpoint(1))));
+    helper.subchannel(address(1)).setState(ConnectivityState.READY);
+    int before = helper.updates.size();
+
+    push("eds", new EndpointsUpdate("eds", List.of(locality("a", 0, 1, endpoint(1))),
+        List.of(new DropOverload("lb", DropOverload.MILLION)), 140));
+
+    assertThat(helper.updates).hasSize(before + 1);
+    assertThat(helper.pick().isDrop()).isTrue();
+  }
+
+  @Test
   void repeatedIdenticalConfigIsANoOp() {
     accept(config("eds", 1024));
     int updates = helper.updates.size();
