@@ -15,16 +15,41 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A channel stand-in for benchmarks: hands out subchannels that never connect until {@link
- * #readyAll()} says they are READY, and keeps the last picker a balancer pushed.
+ * #readyAll()} says they are READY (or, made by {@link #readyOnStart()}, that report READY as soon
+ * as they are started), and keeps the last picker a balancer pushed.
  */
 public final class BenchHelper extends LoadBalancer.Helper {
   private final SynchronizationContext syncContext = new SynchronizationContext((t, e) -> {
     throw new IllegalStateException("balancer threw", e);
   });
   private final FakeClock clock = new FakeClock();
-  private final List<BenchSubchannel> subchannels = new ArrayList<>();
+  // Only subchannels waiting for readyAll() are kept, and only a count of the live ones: a
+  // benchmark that replaces endpoints for millions of invocations must neither keep every
+  // subchannel it ever created nor pay for a set of the live ones (a measured 10 % of an update).
+  private final List<BenchSubchannel> waiting = new ArrayList<>();
+  private int live;
+  private final boolean readyOnStart;
   private volatile ConnectivityState state;
   private volatile LoadBalancer.SubchannelPicker picker;
+  private volatile long pickerUpdates;
+
+  /** Subchannels stay CONNECTING until {@link #readyAll()}. */
+  public BenchHelper() {
+    this(false);
+  }
+
+  private BenchHelper(boolean readyOnStart) {
+    this.readyOnStart = readyOnStart;
+  }
+
+  /**
+   * A helper whose every subchannel reports READY right after {@code start}, through the
+   * SynchronizationContext as a channel would (after the task that started it), so one update
+   * measured from the outside ends with the picker that serves every new endpoint.
+   */
+  public static BenchHelper readyOnStart() {
+    return new BenchHelper(true);
+  }
 
   /** Runs {@code task} in the synchronization context, as the channel would. */
   public void run(Runnable task) {
@@ -34,8 +59,13 @@ public final class BenchHelper extends LoadBalancer.Helper {
   /** Reports READY for every subchannel not yet READY. */
   public void readyAll() {
     run(() -> {
-      for (BenchSubchannel s : new ArrayList<>(subchannels)) {
+      List<BenchSubchannel> now = new ArrayList<>(waiting);
+      waiting.clear();
+      for (BenchSubchannel s : now) {
         s.ready();
+        if (s.listener == null && !s.shutdown) {
+          waiting.add(s); // not started yet: the next readyAll() gets it
+        }
       }
     });
   }
@@ -48,14 +78,23 @@ public final class BenchHelper extends LoadBalancer.Helper {
     return picker;
   }
 
+  /** Subchannels created and not shut down. */
   public int subchannelCount() {
-    return subchannels.size();
+    return live;
+  }
+
+  /** How many times a balancer called {@link #updateBalancingState}. */
+  public long pickerUpdates() {
+    return pickerUpdates;
   }
 
   @Override
   public LoadBalancer.Subchannel createSubchannel(LoadBalancer.CreateSubchannelArgs args) {
-    BenchSubchannel subchannel = new BenchSubchannel(args);
-    subchannels.add(subchannel);
+    BenchSubchannel subchannel = new BenchSubchannel(this, args);
+    live++;
+    if (!readyOnStart) {
+      waiting.add(subchannel);
+    }
     return subchannel;
   }
 
@@ -63,6 +102,7 @@ public final class BenchHelper extends LoadBalancer.Helper {
   public void updateBalancingState(ConnectivityState newState, LoadBalancer.SubchannelPicker newPicker) {
     state = newState;
     picker = newPicker;
+    pickerUpdates++; // only ever called in the SynchronizationContext
   }
 
   @Override
@@ -99,12 +139,14 @@ public final class BenchHelper extends LoadBalancer.Helper {
   };
 
   private static final class BenchSubchannel extends LoadBalancer.Subchannel {
+    private final BenchHelper owner;
     private final LoadBalancer.CreateSubchannelArgs args;
     private LoadBalancer.SubchannelStateListener listener;
     private boolean ready;
     private boolean shutdown;
 
-    BenchSubchannel(LoadBalancer.CreateSubchannelArgs args) {
+    BenchSubchannel(BenchHelper owner, LoadBalancer.CreateSubchannelArgs args) {
+      this.owner = owner;
       this.args = args;
     }
 
@@ -118,11 +160,17 @@ public final class BenchHelper extends LoadBalancer.Helper {
     @Override
     public void start(LoadBalancer.SubchannelStateListener listener) {
       this.listener = listener;
+      if (owner.readyOnStart) {
+        owner.syncContext.execute(this::ready);
+      }
     }
 
     @Override
     public void shutdown() {
-      shutdown = true;
+      if (!shutdown) {
+        shutdown = true;
+        owner.live--;
+      }
     }
 
     @Override

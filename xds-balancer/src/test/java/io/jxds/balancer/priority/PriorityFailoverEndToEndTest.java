@@ -1,43 +1,33 @@
 package io.jxds.balancer.priority;
 
+import static io.jxds.balancer.testing.Backends.awaitCalls;
+import static io.jxds.balancer.testing.Backends.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.NameResolver;
 import io.grpc.NameResolverProvider;
 import io.grpc.NameResolverRegistry;
-import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusOr;
-import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.ServerCalls;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.locality.LocalityConfig;
 import io.jxds.balancer.locality.LocalityGroup;
+import io.jxds.balancer.testing.Backends;
 import io.jxds.testing.TestRandom;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,30 +43,7 @@ class PriorityFailoverEndToEndTest {
   private static final StaticPolicy PROVIDER = new StaticPolicy();
   private static final EmptyResolverProvider RESOLVER = new EmptyResolverProvider();
 
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
-  private static final MethodDescriptor<byte[], byte[]> WHO = MethodDescriptor.<byte[], byte[]>newBuilder()
-      .setType(MethodDescriptor.MethodType.UNARY)
-      .setFullMethodName("jxds.test.Who/Name")
-      .setRequestMarshaller(BYTES)
-      .setResponseMarshaller(BYTES)
-      .build();
-
-  private final Map<String, Server> servers = new HashMap<>();
-  private final Map<String, Integer> ports = new HashMap<>();
+  private final Backends backends = new Backends();
   private ManagedChannel channel;
 
   @BeforeAll
@@ -96,16 +63,14 @@ class PriorityFailoverEndToEndTest {
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-    for (Server server : servers.values()) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
+    backends.close();
   }
 
   @Test
   void trafficSplitsAcrossLocalitiesAndFailsOverAndBack() throws Exception {
-    start("a", 0);
-    start("b", 0);
-    start("c", 0);
+    backends.start("a");
+    backends.start("b");
+    backends.start("c");
     PROVIDER.config = new PriorityConfig("e2e", List.of(
             LocalityGroup.of(locality("a", 1), locality("b", 3)),
             LocalityGroup.of(locality("c", 1))),
@@ -115,91 +80,37 @@ class PriorityFailoverEndToEndTest {
         .build();
 
     // Warm up until both priority-0 localities are READY, then measure the split.
-    awaitServedBy(Map.of("a", 1, "b", 1), 10_000);
-    Map<String, Integer> split = calls(400);
+    awaitCalls(channel, 8, 10_000, w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
+    Map<String, Integer> split = calls(channel, 400);
     assertThat(split).containsOnlyKeys("a", "b");
     assertThat(split.get("a")).isBetween(80, 120); // weight 1 of 4: 25 %
 
     // Every priority-0 server stops under live traffic (one RPC in flight at a time): RPCs move
     // to priority 1, and only RPCs in flight on a stopping server fail: at most one per server,
     // since the two servers stop a few microseconds apart.
-    Map<String, Integer> live = new java.util.concurrent.ConcurrentHashMap<>();
-    java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Map<String, Integer> live = new ConcurrentHashMap<>();
+    AtomicBoolean running = new AtomicBoolean(true);
     Thread load = new Thread(() -> {
       while (running.get()) {
-        calls(1).forEach((k, v) -> live.merge(k, v, Integer::sum));
+        live.merge(Backends.call(channel), 1, Integer::sum);
       }
     });
     load.start();
     awaitCount(live, "b", live.getOrDefault("b", 0) + 5, 10_000);
-    stop("a", "b");
+    backends.stop("a", "b");
     awaitCount(live, "c", 50, 10_000);
     running.set(false);
     load.join(10_000);
-    assertThat(live.getOrDefault("failed", 0)).isLessThanOrEqualTo(2);
-    Map<String, Integer> afterFailover = calls(50);
-    assertThat(afterFailover).containsOnlyKeys("c");
+    assertThat(live.getOrDefault(Backends.FAILED, 0)).isLessThanOrEqualTo(2);
+    assertThat(calls(channel, 50)).containsOnlyKeys("c");
 
     // They come back: traffic returns to priority 0.
-    start("a", ports.get("a"));
-    start("b", ports.get("b"));
+    backends.restart("a");
+    backends.restart("b");
     channel.resetConnectBackoff();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    Map<String, Integer> recent = Map.of();
-    while (System.nanoTime() < deadline) {
-      recent = calls(20);
-      if (recent.getOrDefault("a", 0) + recent.getOrDefault("b", 0) == 20) {
-        break;
-      }
-      Thread.sleep(50);
-    }
+    Map<String, Integer> recent = awaitCalls(channel, 20, 10_000,
+        w -> w.getOrDefault("a", 0) + w.getOrDefault("b", 0) == 20);
     assertThat(recent).containsOnlyKeys("a", "b");
-  }
-
-  /** A locality named {@code name} holding the one server of that name. */
-  private LocalityConfig locality(String name, long weight) {
-    return new LocalityConfig(new LocalityId("e2e", name, ""), weight,
-        List.of(Endpoint.of(new InetSocketAddress("127.0.0.1", ports.get(name)))));
-  }
-
-  private void start(String name, int port) throws IOException {
-    ServerServiceDefinition service = ServerServiceDefinition.builder("jxds.test.Who")
-        .addMethod(WHO, ServerCalls.asyncUnaryCall((request, observer) -> {
-          observer.onNext(name.getBytes(StandardCharsets.UTF_8));
-          observer.onCompleted();
-        }))
-        .build();
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-        .addService(service)
-        .build()
-        .start();
-    servers.put(name, server);
-    ports.put(name, server.getPort());
-  }
-
-  private void stop(String... names) throws InterruptedException {
-    List<Server> stopping = new java.util.ArrayList<>();
-    for (String name : names) {
-      stopping.add(servers.remove(name).shutdownNow());
-    }
-    for (Server server : stopping) {
-      server.awaitTermination(5, TimeUnit.SECONDS);
-    }
-  }
-
-  /** {@code n} sequential RPCs; counts answers per server name, and failures as "failed". */
-  private Map<String, Integer> calls(int n) {
-    Map<String, Integer> counts = new HashMap<>();
-    for (int i = 0; i < n; i++) {
-      try {
-        byte[] reply = ClientCalls.blockingUnaryCall(channel, WHO,
-            CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
-        counts.merge(new String(reply, StandardCharsets.UTF_8), 1, Integer::sum);
-      } catch (StatusRuntimeException e) {
-        counts.merge("failed", 1, Integer::sum);
-      }
-    }
-    return counts;
   }
 
   private static void awaitCount(Map<String, Integer> counts, String key, int atLeast, long millis)
@@ -213,17 +124,10 @@ class PriorityFailoverEndToEndTest {
     }
   }
 
-  private void awaitServedBy(Map<String, Integer> atLeast, long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    Map<String, Integer> seen = new HashMap<>();
-    while (System.nanoTime() < deadline) {
-      calls(10).forEach((k, v) -> seen.merge(k, v, Integer::sum));
-      if (atLeast.entrySet().stream().allMatch(e -> seen.getOrDefault(e.getKey(), 0) >= e.getValue())) {
-        return;
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("not served by " + atLeast + " in time: " + seen);
+  /** A locality named {@code name} holding the one backend of that name. */
+  private LocalityConfig locality(String name, long weight) {
+    return new LocalityConfig(new LocalityId("e2e", name, ""), weight,
+        List.of(Endpoint.of(backends.get(name).address())));
   }
 
   /** The channel's policy: a PriorityBalancer fed the test's static config. */
@@ -277,7 +181,7 @@ class PriorityFailoverEndToEndTest {
 
     @Override
     protected int priority() {
-      return 5;
+      return 4; // below DNS: never the registry's default scheme
     }
 
     @Override

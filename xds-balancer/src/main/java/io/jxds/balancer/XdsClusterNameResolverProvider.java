@@ -1,0 +1,93 @@
+package io.jxds.balancer;
+
+import io.grpc.NameResolver;
+import io.grpc.NameResolverProvider;
+import io.grpc.Status;
+import io.grpc.StatusOr;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Resolves {@code xds-cluster:///NAME} to no addresses and the service config
+ * {@code {"loadBalancingConfig":[{"xds_cluster":{"cluster":"NAME"}}]}}, so that
+ * {@code ManagedChannelBuilder.forTarget("xds-cluster:///payments")} is all a user writes.
+ * Registered through {@code META-INF/services/io.grpc.NameResolverProvider}.
+ */
+public final class XdsClusterNameResolverProvider extends NameResolverProvider {
+  @Override
+  public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+    if (!XdsClusterPolicy.TARGET_SCHEME.equals(targetUri.getScheme())) {
+      return null;
+    }
+    String path = targetUri.getPath();
+    String cluster = path == null || path.length() <= 1 ? "" : path.substring(1);
+    if (cluster.isEmpty()) {
+      throw new IllegalArgumentException(
+          "target " + targetUri + ": expected xds-cluster:///CLUSTER_NAME with a non-empty cluster name");
+    }
+    return new XdsClusterNameResolver(cluster, args);
+  }
+
+  @Override
+  public String getDefaultScheme() {
+    return XdsClusterPolicy.TARGET_SCHEME;
+  }
+
+  @Override
+  protected boolean isAvailable() {
+    return true;
+  }
+
+  /**
+   * Below DNS's 5: the registry takes its default scheme from the highest-priority provider, and
+   * a scheme-less target such as {@code 127.0.0.1:18000} (an ADS server URI) must stay DNS.
+   */
+  @Override
+  protected int priority() {
+    return 4;
+  }
+
+  @Override
+  public Collection<Class<? extends SocketAddress>> getProducedSocketAddressTypes() {
+    return List.of(InetSocketAddress.class);
+  }
+
+  private static final class XdsClusterNameResolver extends NameResolver {
+    private final String cluster;
+    private final NameResolver.Args args;
+
+    XdsClusterNameResolver(String cluster, NameResolver.Args args) {
+      this.cluster = cluster;
+      this.args = args;
+    }
+
+    @Override
+    public String getServiceAuthority() {
+      return cluster;
+    }
+
+    @Override
+    public void start(Listener2 listener) {
+      Map<String, ?> serviceConfig = Map.of(
+          "loadBalancingConfig", List.of(Map.of(XdsClusterPolicy.POLICY_NAME, Map.of("cluster", cluster))));
+      ConfigOrError parsed = args.getServiceConfigParser().parseServiceConfig(serviceConfig);
+      if (parsed.getError() != null) {
+        listener.onError(Status.UNAVAILABLE.withDescription(
+            "xds-cluster:///" + cluster + ": service config rejected: " + parsed.getError().getDescription()));
+        return;
+      }
+      // No addresses on purpose: the xds_cluster policy finds the endpoints itself.
+      listener.onResult(ResolutionResult.newBuilder()
+          .setAddressesOrError(StatusOr.fromValue(List.of()))
+          .setServiceConfig(parsed)
+          .build());
+    }
+
+    @Override
+    public void shutdown() {}
+  }
+}

@@ -1,0 +1,69 @@
+package io.jxds.balancer.endpoints;
+
+import io.grpc.ClientStreamTracer;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.Attributes;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The number of RPC streams open to one (cluster, EDS service name), shared by every channel of
+ * the process, for circuit breaking (gRFC A32: {@code max_requests}).
+ *
+ * <p>Counted always, whether or not load reporting is on (grpc-java counts only with LRS; see
+ * reference §4.5): up in the stream tracer's {@code streamCreated}, down in its
+ * {@code streamClosed}, whatever the outcome. A pick that never becomes a stream (deadline
+ * passed, call cancelled before the transport) never counts.
+ *
+ * <p>Entries live as long as the process: there is one per distinct cluster a process has ever
+ * used, a few hundred bytes each.
+ */
+final class InFlightRequests {
+  private record Key(String cluster, String edsServiceName) {}
+
+  private static final ConcurrentMap<Key, InFlightRequests> ALL = new ConcurrentHashMap<>();
+
+  private final AtomicLong open = new AtomicLong();
+  private final ClientStreamTracer tracer = new CountingTracer();
+  private final ClientStreamTracer.Factory tracerFactory = new CountingTracerFactory();
+
+  private InFlightRequests() {}
+
+  /** The process-wide counter of {@code cluster} and {@code edsServiceName}. */
+  static InFlightRequests of(String cluster, String edsServiceName) {
+    return ALL.computeIfAbsent(new Key(cluster, edsServiceName), k -> new InFlightRequests());
+  }
+
+  /** Streams open now. */
+  long open() {
+    return open.get();
+  }
+
+  /** Attaches to a pick so the stream it becomes is counted while open. */
+  ClientStreamTracer.Factory tracerFactory() {
+    return tracerFactory;
+  }
+
+  private final class CountingTracerFactory extends ClientStreamTracer.Factory {
+    @Override
+    public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+      // One tracer serves every stream: it holds no per-stream state, and gRPC calls
+      // streamCreated and streamClosed exactly once per stream.
+      return tracer;
+    }
+  }
+
+  private final class CountingTracer extends ClientStreamTracer {
+    @Override
+    public void streamCreated(Attributes transportAttrs, Metadata headers) {
+      open.incrementAndGet();
+    }
+
+    @Override
+    public void streamClosed(Status status) {
+      open.decrementAndGet();
+    }
+  }
+}

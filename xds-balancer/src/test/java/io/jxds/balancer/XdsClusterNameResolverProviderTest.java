@@ -1,0 +1,88 @@
+package io.jxds.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.NameResolver;
+import io.grpc.NameResolverRegistry;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.jxds.balancer.cluster.ClusterPolicyConfig;
+import io.jxds.balancer.cluster.ClusterPolicyConfigParser;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class XdsClusterNameResolverProviderTest {
+  private final XdsClusterNameResolverProvider provider = new XdsClusterNameResolverProvider();
+
+  @Test
+  void resolvesToNoAddressesAndTheXdsClusterConfig() {
+    AtomicReference<NameResolver.ResolutionResult> result = new AtomicReference<>();
+    NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+
+    resolver.start(new NameResolver.Listener2() {
+      @Override
+      public void onResult(NameResolver.ResolutionResult r) {
+        result.set(r);
+      }
+
+      @Override
+      public void onError(Status error) {
+        throw new AssertionError(error.toString());
+      }
+    });
+
+    assertThat(result.get().getAddressesOrError().getValue()).isEmpty();
+    assertThat(result.get().getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(resolver.getServiceAuthority()).isEqualTo("payments");
+  }
+
+  @Test
+  void clusterNamesMayContainSlashes() {
+    assertThat(provider.newNameResolver(URI.create("xds-cluster:///xdstp://auth/c/payments"), args())
+        .getServiceAuthority()).isEqualTo("xdstp://auth/c/payments");
+  }
+
+  @Test
+  void emptyClusterNameIsRejected() {
+    assertThatThrownBy(() -> provider.newNameResolver(URI.create("xds-cluster:///"), args()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("xds-cluster:///CLUSTER_NAME");
+  }
+
+  @Test
+  void otherSchemesAreNotOurs() {
+    assertThat(provider.newNameResolver(URI.create("dns:///payments"), args())).isNull();
+  }
+
+  @Test
+  void isRegisteredButNeverTheDefaultScheme() {
+    // A scheme-less target (an ADS server_uri like 127.0.0.1:18000) must resolve through DNS, or
+    // the ADS channel would itself ask for xds_cluster.
+    assertThat(NameResolverRegistry.getDefaultRegistry().getDefaultScheme()).isEqualTo("dns");
+    assertThat(NameResolverRegistry.getDefaultRegistry().asFactory().getDefaultScheme()).isEqualTo("dns");
+    assertThat(java.util.ServiceLoader.load(io.grpc.NameResolverProvider.class))
+        .anySatisfy(p -> assertThat(p).isInstanceOf(XdsClusterNameResolverProvider.class));
+  }
+
+  private static NameResolver.Args args() {
+    return NameResolver.Args.newBuilder()
+        .setDefaultPort(443)
+        .setProxyDetector(address -> null)
+        .setSynchronizationContext(new SynchronizationContext((t, e) -> {
+          throw new AssertionError(e);
+        }))
+        .setServiceConfigParser(new NameResolver.ServiceConfigParser() {
+          @Override
+          @SuppressWarnings("unchecked")
+          public NameResolver.ConfigOrError parseServiceConfig(Map<String, ?> rawServiceConfig) {
+            List<Map<String, ?>> lb = (List<Map<String, ?>>) rawServiceConfig.get("loadBalancingConfig");
+            return ClusterPolicyConfigParser.parse((Map<String, ?>) lb.get(0).get(XdsClusterPolicy.POLICY_NAME));
+          }
+        })
+        .build();
+  }
+}

@@ -1,0 +1,369 @@
+package io.jxds.balancer.e2e;
+
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.balancer.testing.Backends.awaitCalls;
+import static io.jxds.balancer.testing.Backends.calls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.type.v3.FractionalPercent;
+import io.grpc.ClientCall;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.testing.Backends;
+import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.client.DefaultXdsClient;
+import io.jxds.client.XdsClientBuilder;
+import io.jxds.testing.EndpointsBuilder;
+import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.XdsResources;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code xds_cluster} policy end to end: FakeAdsServer on a loopback port, real backends on
+ * 127.0.0.1, the real jxds client from a bootstrap in the system property
+ * {@code jxds.bootstrapConfig}, and a channel built from {@code xds-cluster:///payments} and
+ * nothing else.
+ */
+class XdsClusterEndToEndTest {
+  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
+  private static final int RPCS = 20_000;
+
+  private final FakeAdsServer ads = FakeAdsServer.loopback();
+  private final Backends backends = new Backends();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    ads.start();
+    // Pooled clients close as soon as their last channel is gone: no client outlives its test.
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (ManagedChannel c : channels) {
+      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    backends.close();
+    ads.stop();
+    assertThat(ads.unexpectedErrors()).isEmpty();
+  }
+
+  @Test
+  void rpcsSpreadByLocalityTimesEndpointWeight() throws Exception {
+    Backend a1 = backends.start("a1");
+    Backend a2 = backends.start("a2");
+    Backend b1 = backends.start("b1");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1)
+            .endpoint("127.0.0.1", a1.port(), HEALTHY, 1)
+            .endpoint("127.0.0.1", a2.port(), HEALTHY, 3))
+        .locality("r", "b", "", l -> l.priority(0).weight(3)
+            .endpoint("127.0.0.1", b1.port(), HEALTHY, 1))
+        .build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 40, 10_000, w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
+
+    Map<String, Integer> split = calls(channel, RPCS);
+
+    // a: 1/4 of traffic, split 1:3 inside; b: 3/4.
+    assertShare(split, "a1", 6.25);
+    assertShare(split, "a2", 18.75);
+    assertShare(split, "b1", 75.0);
+    assertThat(split).doesNotContainKey(FAILED);
+  }
+
+  @Test
+  void weightChangeShiftsTrafficWithoutNewConnections() throws Exception {
+    Backend a = backends.start("a");
+    Backend b = backends.start("b");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(twoLocalities(a, 1, b, 1).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("a", 0) == 10 && w.getOrDefault("b", 0) == 10);
+    int opened = a.connectionsOpened() + b.connectionsOpened();
+
+    ads.setEndpoints(twoLocalities(a, 3, b, 1).build());
+
+    Map<String, Integer> shifted = awaitCalls(channel, 400, 10_000, w -> w.getOrDefault("a", 0) == 300);
+    assertThat(shifted.get("b")).isEqualTo(100);
+    assertThat(a.connectionsOpened() + b.connectionsOpened()).isEqualTo(opened);
+  }
+
+  @Test
+  void removedEndpointStopsGettingRpcsAndItsInFlightRpcFinishes() throws Exception {
+    Backend x = backends.start("x");
+    Backend y = backends.start("y");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1)
+            .endpoint("127.0.0.1", x.port(), HEALTHY)
+            .endpoint("127.0.0.1", y.port(), HEALTHY))
+        .build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 10, 10_000, w -> w.containsKey("x") && w.containsKey("y"));
+    List<Status> closed = new CopyOnWriteArrayList<>();
+    List<ClientCall<byte[], byte[]>> held = new ArrayList<>();
+    while (x.heldStreams() == 0) { // round robin: one of the first two lands on x
+      held.add(Backends.hold(channel, closed));
+      Thread.sleep(20);
+    }
+
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", y.port(), HEALTHY))
+        .build());
+
+    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("y", 0) == 20);
+    x.releaseHeld(1);
+    y.releaseHeld(y.heldStreams());
+    awaitSize(closed, held.size());
+    assertThat(closed).allMatch(Status::isOk);
+    // grpc-java closes a removed subchannel's connection a few seconds later (PITFALLS.md).
+    awaitTrue(() -> x.connectionsClosed() == x.connectionsOpened(), 15_000, "x's connection closes");
+  }
+
+  @Test
+  void priorityZeroDownMovesRpcsToPriorityOneAndBack() throws Exception {
+    Backend p0 = backends.start("p0");
+    Backend p1 = backends.start("p1");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", p0.port(), HEALTHY))
+        .locality("r", "b", "", l -> l.priority(1).weight(1).endpoint("127.0.0.1", p1.port(), HEALTHY))
+        .build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("p0", 0) == 10);
+
+    backends.stop("p0");
+    Map<String, Integer> failover = calls(channel, 50);
+    assertThat(failover.getOrDefault(FAILED, 0)).isLessThanOrEqualTo(1);
+    assertThat(failover.getOrDefault("p1", 0)).isGreaterThanOrEqualTo(49);
+
+    backends.restart("p0");
+    channel.resetConnectBackoff();
+    awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("p0", 0) == 10);
+  }
+
+  @Test
+  void deletedClusterFailsUnavailableNamingItAndRecreatedServesAgain() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+
+    ads.setClusters();
+
+    awaitTrue(() -> Backends.call(channel).equals(FAILED), 10_000, "RPCs fail after the deletion");
+    Status status = Backends.failure(channel);
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments does not exist");
+
+    ads.setClusters(XdsResources.cluster("payments").build());
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
+  void dropOverloadDropsItsShare() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).drop("throttle", 25, FractionalPercent.DenominatorType.HUNDRED).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("a", 0) > 0);
+
+    Map<String, Integer> split = calls(channel, RPCS);
+
+    assertShare(split, FAILED, 25.0);
+    List<Status> failures = new ArrayList<>();
+    while (failures.size() < 20) {
+      Backends.outcome(channel).ifPresent(failures::add);
+    }
+    assertThat(failures).allSatisfy(s -> {
+      assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(s.getDescription()).isEqualTo("dropped by load balancer: category throttle");
+    });
+  }
+
+  @Test
+  void maxRequestsAdmitsExactlyThatManyStreams() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").maxRequests(10).build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    List<Status> closed = new CopyOnWriteArrayList<>();
+
+    for (int i = 0; i < 50; i++) {
+      int heldBefore = a.heldStreams();
+      int closedBefore = closed.size();
+      Backends.hold(channel, closed);
+      // Each stream is confirmed open at the server, or refused, before the next one.
+      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream " + i + " settles");
+    }
+
+    assertThat(a.heldStreams()).isEqualTo(10);
+    assertThat(closed).hasSize(40);
+    assertThat(closed).allSatisfy(s -> {
+      assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(s.getDescription()).isEqualTo("cluster payments: max concurrent requests 10 exceeded");
+    });
+
+    a.releaseHeld(3);
+    awaitSize(closed, 43);
+    for (int i = 0; i < 5; i++) {
+      int closedBefore = closed.size();
+      int heldBefore = a.heldStreams();
+      Backends.hold(channel, closed);
+      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream settles");
+    }
+    assertThat(a.heldStreams()).isEqualTo(10);
+    assertThat(closed).hasSize(45);
+    a.releaseHeld(10);
+  }
+
+  @Test
+  void controlPlaneDownKeepsRoutingFromCacheAndRestartedFlowsAgain() throws Exception {
+    Backend a = backends.start("a");
+    Backend b = backends.start("b");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+
+    ads.stop();
+    assertThat(calls(channel, 200)).containsExactly(Map.entry("a", 200));
+
+    ads.start();
+    ads.setEndpoints(oneEndpoint(b).build());
+    awaitCalls(channel, 10, 15_000, w -> w.getOrDefault("b", 0) == 10);
+  }
+
+  @Test
+  void idleChannelWakesWhileControlPlaneIsDownAndRoutesFromRetainedCache() throws Exception {
+    // Default retention (5 min): the pooled client and its cache outlive the idle balancer.
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrapJson());
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+
+    ads.stop();
+    channel.enterIdle();
+
+    assertThat(Backends.call(channel)).isEqualTo("a");
+  }
+
+  @Test
+  void serviceConfigOnAnyTargetSelectsThePolicy() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    Map<String, ?> serviceConfig = Map.of("loadBalancingConfig",
+        List.of(Map.of("xds_cluster", Map.of("cluster", "payments", "failoverTimeout", "2s"))));
+    // The DNS resolver's address for this target is ignored: the control plane decides.
+    ManagedChannel channel = track(Grpc.newChannelBuilder("dns:///127.0.0.1:9", InsecureChannelCredentials.create())
+        .defaultServiceConfig(serviceConfig)
+        .disableServiceConfigLookUp()
+        .build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
+  void clientHandedInThroughNameResolverArgIsUsedAndNotClosed() throws Exception {
+    System.clearProperty(BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    try (DefaultXdsClient client =
+        XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials.create()).build()) {
+      ManagedChannel channel = track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create())
+          .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
+          .build());
+
+      awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+
+      assertThat(client.isClosed()).isFalse();
+    }
+  }
+
+  @Test
+  void noBootstrapFailsRpcsNamingWhereToPutOne() throws Exception {
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    ManagedChannel channel = channel();
+
+    Status status = Backends.failure(channel);
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrap")
+        .contains("GRPC_XDS_BOOTSTRAP").contains("XDS_CLIENT_ARG");
+  }
+
+  @Test
+  void badBootstrapFailsRpcsNamingTheSourceAndField() throws Exception {
+    System.setProperty(BOOTSTRAP_PROPERTY, "{\"xds_servers\": [], \"node\": {\"id\": \"n\"}}");
+    ManagedChannel channel = channel();
+
+    Status status = Backends.failure(channel);
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrapConfig")
+        .contains("xds_servers");
+  }
+
+  private ManagedChannel channel() {
+    return track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build());
+  }
+
+  private ManagedChannel track(ManagedChannel channel) {
+    channels.add(channel);
+    return channel;
+  }
+
+  private static EndpointsBuilder oneEndpoint(Backend backend) {
+    return XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backend.port(), HEALTHY));
+  }
+
+  private static EndpointsBuilder twoLocalities(Backend a, long weightA, Backend b, long weightB) {
+    return XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY));
+  }
+
+  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
+    int total = split.values().stream().mapToInt(Integer::intValue).sum();
+    double share = 100.0 * split.getOrDefault(name, 0) / total;
+    assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
+  }
+
+  private static void awaitSize(List<?> list, int size) throws InterruptedException {
+    awaitTrue(() -> list.size() >= size, 10_000, "list reaches " + size);
+  }
+
+  private static void awaitTrue(java.util.function.BooleanSupplier condition, long millis, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(10);
+    }
+  }
+}

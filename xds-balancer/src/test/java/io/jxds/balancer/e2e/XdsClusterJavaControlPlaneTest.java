@@ -1,0 +1,110 @@
+package io.jxds.balancer.e2e;
+
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.balancer.testing.Backends.awaitCalls;
+import static io.jxds.balancer.testing.Backends.calls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.controlplane.cache.v3.SimpleCache;
+import io.envoyproxy.controlplane.cache.v3.Snapshot;
+import io.envoyproxy.controlplane.server.V3DiscoveryServer;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.jxds.balancer.testing.Backends;
+import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.testing.XdsResources;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The main scenario against a control plane nobody here wrote: java-control-plane's SimpleCache
+ * and V3DiscoveryServer on a loopback port, a channel built from {@code xds-cluster:///payments}
+ * and a bootstrap, real backends.
+ */
+class XdsClusterJavaControlPlaneTest {
+  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
+  private static final String NODE = "jcp-app";
+  private static final String GROUP = "jcp-group";
+
+  private final Backends backends = new Backends();
+  private Server controlPlane;
+  private ManagedChannel channel;
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (controlPlane != null) {
+      controlPlane.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    backends.close();
+  }
+
+  @Test
+  void weightsRouteTrafficAndTheCacheOutlivesAControlPlaneRestart() throws Exception {
+    Backend a = backends.start("a");
+    Backend b = backends.start("b");
+    SimpleCache<String> cache = new SimpleCache<>(node -> NODE.equals(node.getId()) ? GROUP : "other");
+    cache.setSnapshot(GROUP, snapshot("1", a, 1, b, 3));
+    controlPlane = start(0, cache);
+    int port = controlPlane.getPort();
+    System.setProperty(BOOTSTRAP_PROPERTY, bootstrap(port));
+    channel = Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build();
+
+    awaitCalls(channel, 8, 10_000, w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
+    Map<String, Integer> split = calls(channel, 4_000);
+    assertThat(split.get("a")).isBetween(920, 1080); // 25 % ± 2 points
+    assertThat(split).doesNotContainKey(FAILED);
+
+    cache.setSnapshot(GROUP, snapshot("2", a, 1, b, 1));
+    awaitCalls(channel, 100, 10_000, w -> w.getOrDefault("a", 0) == 50);
+
+    // The control plane goes away: RPCs keep flowing from the cached config.
+    controlPlane.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    assertThat(calls(channel, 200)).containsOnlyKeys("a", "b");
+
+    // It comes back as a fresh process on the same port, with a newer snapshot: updates flow.
+    SimpleCache<String> restarted = new SimpleCache<>(node -> NODE.equals(node.getId()) ? GROUP : "other");
+    restarted.setSnapshot(GROUP, snapshot("3", a, 0, b, 1));
+    controlPlane = start(port, restarted);
+    awaitCalls(channel, 20, 15_000, w -> w.getOrDefault("b", 0) == 20);
+  }
+
+  private static Snapshot snapshot(String version, Backend a, long weightA, Backend b, long weightB) {
+    Cluster cluster = XdsResources.cluster("payments").edsServiceName("payments-eds").build();
+    ClusterLoadAssignment endpoints = XdsResources.endpoints("payments-eds")
+        // Weight 0 drops a locality (the decoder ignores it), which is how "a" leaves in step 3.
+        .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY))
+        .build();
+    return Snapshot.create(List.of(cluster), List.of(endpoints), List.of(), List.of(), List.of(), version);
+  }
+
+  private static Server start(int port, SimpleCache<String> cache) throws IOException {
+    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+        .addService(new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl())
+        .build()
+        .start();
+  }
+
+  private static String bootstrap(int port) {
+    return """
+        {"xds_servers": [{"server_uri": "127.0.0.1:%d", "channel_creds": [{"type": "insecure"}]}],
+         "node": {"id": "%s", "cluster": "jxds-test"},
+         "jxds": {"client_retention": "0s"}}
+        """.formatted(port, NODE);
+  }
+}
