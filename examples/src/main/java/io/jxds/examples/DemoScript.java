@@ -145,7 +145,8 @@ final class DemoScript {
       Step step = steps.get(i);
       int number = i + 1;
       currentStep.set(Integer.toString(number));
-      out.printf("==> step %d/%d: %s%n    %s%n", number, steps.size(), step.title(), step.announcement());
+      print(String.format("==> step %d/%d: %s", number, steps.size(), step.title()));
+      print("    " + step.announcement());
       step.action().run();
       Thread.sleep(timing.settle().toMillis());
       Shares shares = null;
@@ -161,11 +162,33 @@ final class DemoScript {
       }
       StepResult result = new StepResult(number, step.title(), problems.isEmpty(), shares.describe(), problems);
       results.add(result);
-      out.printf("    %s step %d: %s%n", result.passed() ? "PASS" : "FAIL", number,
-          result.passed() ? result.measured() : String.join("; ", problems));
+      print("    " + (result.passed() ? "PASS: " + result.measured() : "FAIL: " + String.join("; ", problems)));
     }
     currentStep.set("");
     return new Result(results, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  private void print(String text) {
+    synchronized (out) { // the live table prints from its own thread
+      wrap(text, TableRenderer.WIDTH - 1).forEach(out::println);
+    }
+  }
+
+  /** Splits {@code text} at spaces into lines of at most {@code width}, continuing with its indent. */
+  static List<String> wrap(String text, int width) {
+    String indent = text.substring(0, text.length() - text.stripLeading().length()) + "  ";
+    List<String> lines = new ArrayList<>();
+    String rest = text;
+    while (rest.length() > width) {
+      int cut = rest.lastIndexOf(' ', width);
+      if (cut <= indent.length()) {
+        cut = width;
+      }
+      lines.add(rest.substring(0, cut).stripTrailing());
+      rest = indent + rest.substring(cut).strip();
+    }
+    lines.add(rest);
+    return lines;
   }
 
   /** The summary printed at the end. */
@@ -175,8 +198,8 @@ final class DemoScript {
     lines.add(String.format("summary: %d/%d steps showed their expected effect (%d s)",
         passed, result.steps().size(), result.elapsed().toSeconds()));
     for (StepResult s : result.steps()) {
-      lines.add(String.format("  %s %d %-27s %s", s.passed() ? "PASS" : "FAIL", s.number(), s.title(),
-          s.passed() ? "" : String.join("; ", s.problems())));
+      String line = String.format("  %s %d %s", s.passed() ? "PASS" : "FAIL", s.number(), s.title());
+      lines.addAll(wrap(s.passed() ? line : line + ": " + String.join("; ", s.problems()), TableRenderer.WIDTH - 1));
     }
     lines.add(result.passed() ? "demo OK" : "demo FAILED: some steps did not show their effect");
     return lines;

@@ -42,7 +42,7 @@ final class EmbeddedDemo {
       // The pooled xDS client closes as soon as the channel is gone (retention 0 s).
       System.setProperty(BOOTSTRAP_CONFIG_PROPERTY,
           ads.bootstrap().nodeId("jxds-demo").jxdsOption("client_retention", "0s").build());
-      out.printf("control plane 127.0.0.1:%d, 8 backends, channel xds-cluster:///%s, %d RPC/s%n",
+      out.printf("ADS 127.0.0.1:%d, 8 backends, channel xds-cluster:///%s, %d RPC/s%n",
           ads.port(), cluster, options.rate());
       ManagedChannel channel =
           Grpc.newChannelBuilder("xds-cluster:///" + cluster, InsecureChannelCredentials.create()).build();

@@ -47,7 +47,7 @@ final class ExternalDemo {
     String cluster = options.cluster();
     System.clearProperty(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY);
     System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, bootstrap(server));
-    out.printf("control plane %s (insecure ADS), channel xds-cluster:///%s, %d RPC/s; Ctrl-C stops%n",
+    out.printf("ADS %s (insecure), channel xds-cluster:///%s, %d RPC/s%nCtrl-C stops%n",
         server, cluster, options.rate());
     Executor inline = Runnable::run; // watcher callbacks only swap an immutable snapshot
     try (XdsClientPool.Lease lease = XdsClientPool.shared().acquire()) {

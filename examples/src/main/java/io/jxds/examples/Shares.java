@@ -40,7 +40,7 @@ record Shares(Topology topology, TrafficStats.Window window) {
       lastPriority = l.priority();
       s.append(l.label()).append(' ').append(Math.round(locality(l.label()))).append('%');
     }
-    return s.append(String.format(" | fail %.1f%% drop %.1f%% (%d RPCs)",
+    return s.append(String.format(" | fail %.1f%%, drop %.1f%% of %d RPCs",
         window.failedPercent(), window.droppedPercent(), window.total())).toString();
   }
 }
