@@ -160,7 +160,11 @@ final class DemoScript {
           break;
         }
       }
-      StepResult result = new StepResult(number, step.title(), problems.isEmpty(), shares.describe(), problems);
+      String measured = shares.describe();
+      if (shares.window().failed() > 0 && stats.lastFailure() != null) {
+        measured += "; RPCs saw " + Expect.describe(stats.lastFailure());
+      }
+      StepResult result = new StepResult(number, step.title(), problems.isEmpty(), measured, problems);
       results.add(result);
       print("    " + (result.passed() ? "PASS: " + result.measured() : "FAIL: " + String.join("; ", problems)));
     }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class EmbeddedDemo {
   static final String BOOTSTRAP_CONFIG_PROPERTY = "jxds.bootstrapConfig";
   static final String BOOTSTRAP_FILE_PROPERTY = "jxds.bootstrap";
-  private static final int WORKERS = 4;
+  private static final int WORKERS = 8; // enough to hold the rate on a busy 2-core machine
 
   private final DemoOptions options;
   private final PrintStream out;
