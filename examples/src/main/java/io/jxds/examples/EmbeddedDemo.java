@@ -79,7 +79,7 @@ final class EmbeddedDemo {
     }
   }
 
-  private static void restore(String property, String value) {
+  static void restore(String property, String value) {
     if (value == null) {
       System.clearProperty(property);
     } else {

@@ -45,8 +45,18 @@ final class ExternalDemo {
   void run() throws Exception {
     String server = options.xdsServer().orElseThrow();
     String cluster = options.cluster();
-    System.clearProperty(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY);
+    String savedConfig = System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY);
+    String savedFile = System.clearProperty(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY); // it would win over ours
     System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, bootstrap(server));
+    try {
+      showTable(server, cluster);
+    } finally {
+      EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, savedConfig);
+      EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY, savedFile);
+    }
+  }
+
+  private void showTable(String server, String cluster) throws Exception {
     out.printf("ADS %s (insecure), channel xds-cluster:///%s, %d RPC/s%nCtrl-C stops%n",
         server, cluster, options.rate());
     Executor inline = Runnable::run; // watcher callbacks only swap an immutable snapshot
@@ -90,19 +100,25 @@ final class ExternalDemo {
     }
   }
 
-  /** Localities by priority, labelled by their most specific name part; endpoints {@code #1}, {@code #2}, ... */
+  /**
+   * Localities by priority (stable within one), labelled by their most specific name part;
+   * endpoints {@code a1, a2, ...} in the first locality, {@code b1, ...} in the second, and so on.
+   */
   static Topology topologyOf(EndpointsUpdate endpoints) {
+    List<Locality> sorted = new ArrayList<>(endpoints.localities());
+    sorted.sort(Comparator.comparingInt(Locality::priority));
     List<LocalityInfo> localities = new ArrayList<>();
-    for (Locality l : endpoints.localities()) {
+    for (int i = 0; i < sorted.size(); i++) {
+      Locality l = sorted.get(i);
+      String prefix = i < 26 ? String.valueOf((char) ('a' + i)) : "l" + i;
       List<EndpointInfo> infos = new ArrayList<>();
       int n = 1;
       for (Endpoint e : l.endpoints()) {
-        infos.add(new EndpointInfo("#" + n++,
+        infos.add(new EndpointInfo(prefix + n++,
             e.address().getAddress().getHostAddress() + ":" + e.address().getPort()));
       }
       localities.add(new LocalityInfo(label(l.id()), l.priority(), infos));
     }
-    localities.sort(Comparator.comparingInt(LocalityInfo::priority));
     return new Topology(localities);
   }
 

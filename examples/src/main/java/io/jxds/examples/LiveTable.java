@@ -7,7 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-/** Prints one {@link TableRenderer} row per second on a daemon thread, and the header every 20 rows. */
+/**
+ * Prints one {@link TableRenderer} row per second on a daemon thread, and the header every 20 rows
+ * and whenever the topology changes.
+ */
 final class LiveTable implements AutoCloseable {
   private static final int HEADER_EVERY = 20;
 
@@ -24,6 +27,7 @@ final class LiveTable implements AutoCloseable {
   private final long startNanos = System.nanoTime();
   private TrafficStats.Snapshot last; // ticker thread only
   private int rows; // ticker thread only
+  private Topology headerTopology; // ticker thread only
 
   LiveTable(TrafficStats stats, Supplier<Topology> topology, AtomicReference<String> currentStep, PrintStream out) {
     this.stats = stats;
@@ -43,8 +47,10 @@ final class LiveTable implements AutoCloseable {
     TrafficStats.Snapshot now = stats.snapshot();
     Topology t = topology.get();
     synchronized (out) {
-      if (rows++ % HEADER_EVERY == 0) {
+      // Again every few rows, and whenever the localities change (an external control plane).
+      if (rows++ % HEADER_EVERY == 0 || !t.equals(headerTopology)) {
         renderer.header(t).forEach(out::println);
+        headerTopology = t;
       }
       out.println(renderer.row(TimeUnit.NANOSECONDS.toSeconds(now.nanoTime() - startNanos), currentStep.get(),
           new Shares(t, now.since(last))));

@@ -33,7 +33,7 @@ final class TableRenderer {
       parts.append(pad(cell.toString(), CELL));
     }
     names.append(String.format("%6s%6s%6s", "rpc/s", "fail%", "drop%"));
-    return List.of(names.toString(), parts.toString());
+    return List.of(names.toString(), parts.toString().stripTrailing());
   }
 
   /** One row: {@code elapsedSeconds} since the start, the current step ("" for none). */

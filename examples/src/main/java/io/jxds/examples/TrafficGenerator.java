@@ -22,6 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * a drop, or a failure. The rate is bounded so that failing RPCs (which cost nothing) do not spin.
  */
 final class TrafficGenerator implements AutoCloseable {
+  private static final long CATCH_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
   private final Channel channel;
   private final MethodDescriptor<byte[], byte[]> method;
   private final TrafficStats stats;
@@ -60,8 +62,8 @@ final class TrafficGenerator implements AutoCloseable {
       callOnce();
       next += intervalNanos;
       long now = System.nanoTime();
-      if (now - next > TimeUnit.SECONDS.toNanos(1)) {
-        next = now; // fell far behind (a slow RPC): no burst to catch up
+      if (now - next > CATCH_UP_NANOS) {
+        next = now; // fell behind (a slow RPC, a queued start): no burst to catch up
       }
       LockSupport.parkNanos(next - now);
     }
