@@ -24,11 +24,12 @@ public final class Demo {
     try {
       options = DemoOptions.parse(args);
     } catch (IllegalArgumentException e) {
-      if (!e.getMessage().isEmpty()) {
+      boolean help = e.getMessage().isEmpty(); // --help
+      if (!help) {
         System.err.println("demo: " + e.getMessage());
       }
-      System.err.println(DemoOptions.USAGE);
-      System.exit(e.getMessage().isEmpty() ? 0 : 2);
+      (help ? System.out : System.err).println(DemoOptions.USAGE);
+      System.exit(help ? 0 : 2);
       return;
     }
     if (options.xdsServer().isPresent()) {
