@@ -67,10 +67,15 @@ final class DemoBackends implements AutoCloseable {
     }
   }
 
+  /** Stops every backend; an interrupt is kept for the caller. */
   @Override
-  public synchronized void close() throws InterruptedException {
-    for (Backend b : backends.values()) {
-      b.stop();
+  public synchronized void close() {
+    try {
+      for (Backend b : backends.values()) {
+        b.stop();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

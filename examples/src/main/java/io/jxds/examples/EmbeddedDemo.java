@@ -50,14 +50,17 @@ final class EmbeddedDemo {
       Topology topology = controlPlane.topology();
       AtomicReference<String> step = new AtomicReference<>("");
       DemoScript.Result result;
-      try (TrafficGenerator traffic =
-              new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
-          LiveTable table = new LiveTable(stats, () -> topology, step, out).start()) {
+      TrafficGenerator traffic =
+          new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
+      LiveTable table = new LiveTable(stats, () -> topology, step, out).start();
+      try {
         awaitFirstAnswer(stats);
         DemoScript script = new DemoScript(DemoScript.standard(controlPlane, backends, channel::resetConnectBackoff),
             stats, () -> topology, DemoScript.Timing.spread(options.duration(), 8), out, step);
         result = script.run();
       } finally {
+        table.close();
+        traffic.close();
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
       List<String> summary = DemoScript.summary(result);

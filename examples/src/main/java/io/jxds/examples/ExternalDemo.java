@@ -80,12 +80,15 @@ final class ExternalDemo {
       ManagedChannel channel =
           Grpc.newChannelBuilder("xds-cluster:///" + cluster, InsecureChannelCredentials.create()).build();
       TrafficStats stats = new TrafficStats();
-      try (TrafficGenerator traffic =
-              new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
-          LiveTable table = new LiveTable(stats, topology::get, new AtomicReference<>(""), out).start()) {
+      TrafficGenerator traffic =
+          new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
+      LiveTable table = new LiveTable(stats, topology::get, new AtomicReference<>(""), out).start();
+      try {
         long seconds = options.duration().toSeconds();
         new CountDownLatch(1).await(seconds == 0 ? Long.MAX_VALUE : seconds, TimeUnit.SECONDS);
       } finally {
+        table.close();
+        traffic.close();
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         clusterWatch.cancel();
         WatchHandle e = endpointsWatch.get();

@@ -58,9 +58,14 @@ final class LiveTable implements AutoCloseable {
     last = now;
   }
 
+  /** Stops printing; an interrupt is kept for the caller. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     ticker.shutdownNow();
-    ticker.awaitTermination(5, TimeUnit.SECONDS);
+    try {
+      ticker.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

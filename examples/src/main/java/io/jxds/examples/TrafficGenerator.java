@@ -102,12 +102,16 @@ final class TrafficGenerator implements AutoCloseable {
     }
   }
 
-  /** Stops the workers and waits for their last RPC. */
+  /** Stops the workers and waits for their last RPC; an interrupt is kept for the caller. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     running = false;
-    for (Thread t : workers) {
-      t.join(TimeUnit.SECONDS.toMillis(10));
+    try {
+      for (Thread t : workers) {
+        t.join(TimeUnit.SECONDS.toMillis(10));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
