@@ -1,0 +1,71 @@
+package io.jxds.examples;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Command-line flags.
+ *
+ * @param xdsServer {@code host:port} of an external control plane; empty for the embedded one
+ * @param cluster the cluster to route to
+ * @param duration the script's length (embedded), or how long to show the table (external; zero:
+ *     until interrupted)
+ * @param rate RPCs per second over every worker
+ */
+record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration, int rate) {
+  static final String USAGE = String.join("\n",
+      "usage: demo [--duration SECONDS] [--rate RPCS_PER_SECOND]",
+      "       demo --xds-server HOST:PORT --cluster NAME [--duration SECONDS]",
+      "",
+      "Without --xds-server: an embedded control plane, 8 backends and a client on 127.0.0.1 run",
+      "a scripted tour of the xds_cluster policy (~35 s); exit code 0 if every step passed.",
+      "With --xds-server: only the live table for cluster NAME, routed by that control plane",
+      "(insecure ADS; the client calls grpc.health.v1.Health/Check on the backends).");
+
+  static final String DEFAULT_CLUSTER = "payments";
+
+  /** Parses {@code args}; throws IllegalArgumentException with a message on bad input. */
+  static DemoOptions parse(String... args) {
+    Optional<String> xdsServer = Optional.empty();
+    String cluster = null;
+    Duration duration = null;
+    int rate = 1500;
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (flag.equals("--help") || flag.equals("-h")) {
+        throw new IllegalArgumentException("");
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("missing value after " + flag);
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "--xds-server" -> xdsServer = Optional.of(value);
+        case "--cluster" -> cluster = value;
+        case "--duration" -> duration = Duration.ofSeconds(positive(flag, value, true));
+        case "--rate" -> rate = positive(flag, value, false);
+        default -> throw new IllegalArgumentException("unknown flag " + flag);
+      }
+    }
+    if (xdsServer.isPresent() && cluster == null) {
+      throw new IllegalArgumentException("--xds-server needs --cluster NAME");
+    }
+    if (xdsServer.isEmpty() && duration != null && duration.toSeconds() < 8) {
+      throw new IllegalArgumentException("--duration: the script needs at least 8 seconds");
+    }
+    return new DemoOptions(xdsServer, cluster == null ? DEFAULT_CLUSTER : cluster,
+        duration != null ? duration : xdsServer.isPresent() ? Duration.ZERO : Duration.ofSeconds(34), rate);
+  }
+
+  private static int positive(String flag, String value, boolean zeroAllowed) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n > 0 || (zeroAllowed && n == 0)) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(flag + ": expected a positive number, got " + value);
+  }
+}

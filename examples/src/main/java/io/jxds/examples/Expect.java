@@ -1,0 +1,109 @@
+package io.jxds.examples;
+
+import io.grpc.Status;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a step expects to see in its measurement window, as a list of checks; each failed check
+ * becomes one human-readable problem. Tolerances are wide enough that a correct system never
+ * misses them: shares come from a deterministic weighted round robin (off by well under a point),
+ * drops are random (10 % of 1,500 RPCs has a standard deviation under 0.8 points; the tolerance
+ * is 4 points, more than 5 standard deviations).
+ */
+final class Expect {
+  /** Share tolerance in percentage points for localities and endpoints. */
+  static final double SHARE_TOLERANCE = 5;
+  /** Drop-rate tolerance in percentage points. */
+  static final double DROP_TOLERANCE = 4;
+
+  private final List<Check> checks = new ArrayList<>();
+
+  /** One check: a problem description, or null when it holds. */
+  interface Check {
+    String problem(Shares shares, TrafficStats stats);
+  }
+
+  static Expect that() {
+    return new Expect();
+  }
+
+  /** A locality takes {@code percent} % of the answered RPCs. */
+  Expect locality(String label, double percent) {
+    return check((s, t) -> near(label, s.locality(label), percent, SHARE_TOLERANCE));
+  }
+
+  /** An endpoint takes {@code percent} % of the answered RPCs. */
+  Expect endpoint(String label, double percent) {
+    return check((s, t) -> near(label, s.endpoint(label), percent, SHARE_TOLERANCE));
+  }
+
+  /** Every answered RPC came from this priority. */
+  Expect onlyPriority(int priority) {
+    return check((s, t) -> s.window().answeredTotal() == 0
+        ? "no RPC was answered"
+        : s.priority(priority) == 100 ? null
+            : String.format("priority %d answered %.1f%%, expected 100%%", priority, s.priority(priority)));
+  }
+
+  /** No RPC failed (drops aside). */
+  Expect noFailures() {
+    return check((s, t) -> s.window().failed() == 0 ? null
+        : s.window().failed() + " RPCs failed, expected none; last: " + describe(t.lastFailure()));
+  }
+
+  /** About {@code percent} % of RPCs were dropped (0: none at all). */
+  Expect drops(double percent) {
+    return check((s, t) -> {
+      double dropped = s.window().droppedPercent();
+      if (percent == 0) {
+        return s.window().dropped() == 0 ? null : s.window().dropped() + " RPCs dropped, expected none";
+      }
+      return near("drops", dropped, percent, DROP_TOLERANCE);
+    });
+  }
+
+  /**
+   * Every RPC failed fast and clearly: none answered or dropped, and the last failure is
+   * UNAVAILABLE with a description containing {@code text}.
+   */
+  Expect allFailWith(String text) {
+    return check((s, t) -> {
+      TrafficStats.Window w = s.window();
+      if (w.failed() == 0 || w.answeredTotal() > 0 || w.dropped() > 0) {
+        return String.format("expected every RPC to fail; %d answered, %d dropped, %d failed",
+            w.answeredTotal(), w.dropped(), w.failed());
+      }
+      Status last = t.lastFailure();
+      boolean clear = last != null && last.getCode() == Status.Code.UNAVAILABLE
+          && last.getDescription() != null && last.getDescription().contains(text);
+      return clear ? null : "expected UNAVAILABLE naming \"" + text + "\", got " + describe(last);
+    });
+  }
+
+  /** The problems found in a window; empty when every check holds. */
+  List<String> problems(Shares shares, TrafficStats stats) {
+    List<String> problems = new ArrayList<>();
+    for (Check c : checks) {
+      String p = c.problem(shares, stats);
+      if (p != null) {
+        problems.add(p);
+      }
+    }
+    return problems;
+  }
+
+  private Expect check(Check c) {
+    checks.add(c);
+    return this;
+  }
+
+  private static String near(String what, double actual, double expected, double tolerance) {
+    return Math.abs(actual - expected) <= tolerance ? null
+        : String.format("%s %.1f%%, expected %.1f%% +/- %.0f", what, actual, expected, tolerance);
+  }
+
+  static String describe(Status status) {
+    return status == null ? "none" : status.getCode() + ": " + status.getDescription();
+  }
+}

@@ -1,0 +1,151 @@
+package io.jxds.examples;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.jxds.api.ResourceWatcher;
+import io.jxds.api.WatchHandle;
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.Endpoint;
+import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.Locality;
+import io.jxds.api.model.LocalityId;
+import io.jxds.client.XdsClientPool;
+import io.jxds.examples.Topology.EndpointInfo;
+import io.jxds.examples.Topology.LocalityInfo;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The live table against an external control plane: the same client as the embedded demo (a
+ * channel from {@code xds-cluster:///NAME} and a bootstrap pointing at {@code --xds-server}),
+ * and a watch of the same cluster's endpoints, through the same pooled xDS client, to know which
+ * backend address is in which locality and priority.
+ */
+final class ExternalDemo {
+  private static final int WORKERS = 4;
+
+  private final DemoOptions options;
+  private final PrintStream out;
+  private final AtomicReference<Topology> topology = new AtomicReference<>(Topology.EMPTY);
+
+  ExternalDemo(DemoOptions options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  /** Shows the table for {@code --duration} seconds, or until the JVM is interrupted. */
+  void run() throws Exception {
+    String server = options.xdsServer().orElseThrow();
+    String cluster = options.cluster();
+    String savedConfig = System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY);
+    String savedFile = System.clearProperty(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY); // it would win over ours
+    System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, bootstrap(server));
+    try {
+      showTable(server, cluster);
+    } finally {
+      EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, savedConfig);
+      EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY, savedFile);
+    }
+  }
+
+  private void showTable(String server, String cluster) throws Exception {
+    out.printf("ADS %s (insecure), channel xds-cluster:///%s, %d RPC/s%nCtrl-C stops%n",
+        server, cluster, options.rate());
+    Executor inline = Runnable::run; // watcher callbacks only swap an immutable snapshot
+    try (XdsClientPool.Lease lease = XdsClientPool.shared().acquire()) {
+      AtomicReference<WatchHandle> endpointsWatch = new AtomicReference<>();
+      WatchHandle clusterWatch = lease.client().watchCluster(cluster, new Watcher<>() {
+        @Override
+        public void onUpdate(ClusterUpdate update) {
+          WatchHandle old = endpointsWatch.getAndSet(
+              lease.client().watchEndpoints(update.edsServiceName(), new Watcher<>() {
+                @Override
+                public void onUpdate(EndpointsUpdate endpoints) {
+                  topology.set(topologyOf(endpoints));
+                }
+              }, inline));
+          if (old != null) {
+            old.cancel();
+          }
+        }
+      }, inline);
+      ManagedChannel channel =
+          Grpc.newChannelBuilder("xds-cluster:///" + cluster, InsecureChannelCredentials.create()).build();
+      TrafficStats stats = new TrafficStats();
+      TrafficGenerator traffic =
+          new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
+      LiveTable table = new LiveTable(stats, topology::get, new AtomicReference<>(""), out).start();
+      try {
+        long seconds = options.duration().toSeconds();
+        new CountDownLatch(1).await(seconds == 0 ? Long.MAX_VALUE : seconds, TimeUnit.SECONDS);
+      } finally {
+        table.close();
+        traffic.close();
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        clusterWatch.cancel();
+        WatchHandle e = endpointsWatch.get();
+        if (e != null) {
+          e.cancel();
+        }
+      }
+      Status last = stats.lastFailure();
+      if (last != null) {
+        out.println("last failure: " + Expect.describe(last));
+      }
+    }
+  }
+
+  /**
+   * Localities by priority (stable within one), labelled by their most specific name part;
+   * endpoints {@code a1, a2, ...} in the first locality, {@code b1, ...} in the second, and so on.
+   */
+  static Topology topologyOf(EndpointsUpdate endpoints) {
+    List<Locality> sorted = new ArrayList<>(endpoints.localities());
+    sorted.sort(Comparator.comparingInt(Locality::priority));
+    List<LocalityInfo> localities = new ArrayList<>();
+    for (int i = 0; i < sorted.size(); i++) {
+      Locality l = sorted.get(i);
+      String prefix = i < 26 ? String.valueOf((char) ('a' + i)) : "l" + i;
+      List<EndpointInfo> infos = new ArrayList<>();
+      int n = 1;
+      for (Endpoint e : l.endpoints()) {
+        infos.add(new EndpointInfo(prefix + n++,
+            e.address().getAddress().getHostAddress() + ":" + e.address().getPort()));
+      }
+      localities.add(new LocalityInfo(label(l.id()), l.priority(), infos));
+    }
+    return new Topology(localities);
+  }
+
+  private static String label(LocalityId id) {
+    if (!id.subZone().isEmpty()) {
+      return id.subZone();
+    }
+    if (!id.zone().isEmpty()) {
+      return id.zone();
+    }
+    return id.region().isEmpty() ? "(none)" : id.region();
+  }
+
+  private static String bootstrap(String server) {
+    return "{\"xds_servers\": [{\"server_uri\": \"" + server + "\", \"channel_creds\": [{\"type\": \"insecure\"}],"
+        + " \"server_features\": []}], \"node\": {\"id\": \"jxds-demo\", \"cluster\": \"jxds-demo\"}}";
+  }
+
+  /** Ignores absence and errors: the table shows their effect on RPCs. */
+  private abstract static class Watcher<T> implements ResourceWatcher<T> {
+    @Override
+    public void onResourceDoesNotExist(String resourceName) {}
+
+    @Override
+    public void onError(Status error) {}
+  }
+}

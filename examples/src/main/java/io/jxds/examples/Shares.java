@@ -1,0 +1,46 @@
+package io.jxds.examples;
+
+import io.jxds.examples.Topology.EndpointInfo;
+import io.jxds.examples.Topology.LocalityInfo;
+
+/**
+ * A {@link TrafficStats.Window} read through a {@link Topology}: shares of the answered RPCs per
+ * locality and per endpoint, in percent. Drops and failures are excluded from the shares (they
+ * are shown as their own percentages of all RPCs), so "locality weights 1:1:2" reads 25/25/50
+ * whether or not the load balancer drops some RPCs.
+ */
+record Shares(Topology topology, TrafficStats.Window window) {
+  /** Percent of answered RPCs that the locality's endpoints answered. */
+  double locality(String label) {
+    LocalityInfo locality = topology.locality(label);
+    long n = locality.endpoints().stream().mapToLong(e -> window.answered().getOrDefault(e.address(), 0L)).sum();
+    return TrafficStats.Window.percent(n, window.answeredTotal());
+  }
+
+  /** Percent of answered RPCs that one endpoint answered. */
+  double endpoint(String label) {
+    EndpointInfo endpoint = topology.endpoint(label);
+    return TrafficStats.Window.percent(window.answered().getOrDefault(endpoint.address(), 0L), window.answeredTotal());
+  }
+
+  /** Percent of answered RPCs at a priority. */
+  double priority(int priority) {
+    long n = topology.localities().stream().filter(l -> l.priority() == priority)
+        .flatMap(l -> l.endpoints().stream())
+        .mapToLong(e -> window.answered().getOrDefault(e.address(), 0L)).sum();
+    return TrafficStats.Window.percent(n, window.answeredTotal());
+  }
+
+  /** A one-line summary: locality shares, failures and drops. */
+  String describe() {
+    StringBuilder s = new StringBuilder();
+    int lastPriority = -1;
+    for (LocalityInfo l : topology.localities()) {
+      s.append(l.priority() != lastPriority ? (lastPriority < 0 ? "" : " | ") + "p" + l.priority() + " " : " ");
+      lastPriority = l.priority();
+      s.append(l.label()).append(' ').append(Math.round(locality(l.label()))).append('%');
+    }
+    return s.append(String.format(" | fail %.1f%%, drop %.1f%% of %d RPCs",
+        window.failedPercent(), window.droppedPercent(), window.total())).toString();
+  }
+}

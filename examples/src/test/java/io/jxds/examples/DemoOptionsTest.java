@@ -1,0 +1,32 @@
+package io.jxds.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class DemoOptionsTest {
+  @Test
+  void defaultsRunTheEmbeddedScriptInAboutHalfAMinute() {
+    assertThat(DemoOptions.parse()).isEqualTo(
+        new DemoOptions(Optional.empty(), "payments", Duration.ofSeconds(34), 1500));
+  }
+
+  @Test
+  void externalControlPlaneNeedsAClusterAndRunsUntilStoppedByDefault() {
+    assertThat(DemoOptions.parse("--xds-server", "10.0.0.1:18000", "--cluster", "orders")).isEqualTo(
+        new DemoOptions(Optional.of("10.0.0.1:18000"), "orders", Duration.ZERO, 1500));
+    assertThatThrownBy(() -> DemoOptions.parse("--xds-server", "10.0.0.1:18000"))
+        .hasMessageContaining("--cluster");
+  }
+
+  @Test
+  void badFlagsAreNamed() {
+    assertThatThrownBy(() -> DemoOptions.parse("--duration", "soon")).hasMessageContaining("--duration");
+    assertThatThrownBy(() -> DemoOptions.parse("--duration", "3")).hasMessageContaining("at least 8");
+    assertThatThrownBy(() -> DemoOptions.parse("--colour", "red")).hasMessageContaining("--colour");
+    assertThatThrownBy(() -> DemoOptions.parse("--rate")).hasMessageContaining("missing value");
+  }
+}

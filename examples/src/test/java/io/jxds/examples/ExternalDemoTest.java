@@ -1,0 +1,41 @@
+package io.jxds.examples;
+
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.XdsResources;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code --xds-server HOST:PORT --cluster NAME}: the live table against a control plane the demo does not own. */
+class ExternalDemoTest {
+  @Test
+  void tableShowsTheExternalControlPlanesLocalities() throws Exception {
+    FakeAdsServer ads = FakeAdsServer.loopback().start();
+    try (DemoBackends backends = new DemoBackends()) {
+      backends.start("x");
+      backends.start("y");
+      ads.setClusters(XdsResources.cluster("orders").edsServiceName("orders-eds").build());
+      ads.setEndpoints(XdsResources.endpoints("orders-eds")
+          .locality("eu", "west-1", "", l -> l.priority(0).weight(3).endpoint("127.0.0.1", backends.port("x"), HEALTHY))
+          .locality("eu", "west-2", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("y"), HEALTHY))
+          .build());
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+      new ExternalDemo(DemoOptions.parse("--xds-server", ads.serverUri(), "--cluster", "orders", "--duration", "4"),
+          new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
+
+      List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+      assertThat(lines).anySatisfy(l -> assertThat(l).contains("p0 west-1").contains("p0 west-2"));
+      // Rows once traffic flows: 75 % to west-1, 25 % to west-2, nothing failed.
+      assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
+      assertThat(System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY)).isNull();
+    } finally {
+      ads.stop();
+    }
+  }
+}
