@@ -1,12 +1,14 @@
 package io.jxds.api;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.jxds.api.decode.XdsResourceException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -35,6 +37,10 @@ public final class ResourceType<T> {
   private final Parser<? extends Message> parser;
   private final Function<Message, String> nameOf;
   private final Decoder<Message, T> decoder;
+  // Optional: validates straight from the Any's bytes, skipping the message tree (EDS, issue 2);
+  // returns null for "not sure", never throws.
+  private final Function<ByteString, T> bytesDecoder;
+  private final Function<T, String> nameOfValue;
 
   private ResourceType(
       String typeUrl,
@@ -42,7 +48,9 @@ public final class ResourceType<T> {
       boolean absenceMeansDeletion,
       Class<? extends Message> messageClass,
       Function<Message, String> nameOf,
-      Decoder<Message, T> decoder) {
+      Decoder<Message, T> decoder,
+      Function<ByteString, T> bytesDecoder,
+      Function<T, String> nameOfValue) {
     this.typeUrl = typeUrl;
     this.shortName = shortName;
     this.absenceMeansDeletion = absenceMeansDeletion;
@@ -50,6 +58,8 @@ public final class ResourceType<T> {
     this.parser = parserOf(messageClass);
     this.nameOf = nameOf;
     this.decoder = decoder;
+    this.bytesDecoder = bytesDecoder;
+    this.nameOfValue = nameOfValue;
   }
 
   /**
@@ -82,7 +92,31 @@ public final class ResourceType<T> {
         absenceMeansDeletion,
         messageClass,
         m -> nameOf.apply((M) m),
-        m -> decoder.decode((M) m));
+        m -> decoder.decode((M) m),
+        null,
+        null);
+  }
+
+  /**
+   * This type with a decoder that reads the {@code Any}'s bytes directly and answers empty when it
+   * is not sure. {@link #unpack} tries it first: when it answers, the resource is decoded already
+   * and named by {@code nameOfValue} (unless a {@code Resource} wrapper named it); when it is empty,
+   * unpacking goes the usual way (parse, then decode on demand), so a parse error or a NACK reads
+   * exactly as without it. It must give the value the usual path would, and never throw.
+   */
+  ResourceType<T> withBytesDecoder(
+      Function<ByteString, ? extends Optional<? extends T>> bytes, Function<? super T, String> nameOfValue) {
+    Objects.requireNonNull(bytes, "bytes");
+    Objects.requireNonNull(nameOfValue, "nameOfValue");
+    return new ResourceType<>(
+        typeUrl,
+        shortName,
+        absenceMeansDeletion,
+        messageClass,
+        nameOf,
+        decoder,
+        b -> bytes.apply(b).orElse(null),
+        nameOfValue::apply);
   }
 
   public String typeUrl() {
@@ -122,9 +156,25 @@ public final class ResourceType<T> {
           emptyToNull(wrapperName),
           shortName + " response: type_url must be " + typeUrl + ", got " + quote(inner.getTypeUrl()));
     }
+    if (bytesDecoder != null) {
+      T value = tryBytes(inner.getValue());
+      if (value != null) {
+        String name = wrapperName == null || wrapperName.isEmpty() ? nameOfValue.apply(value) : wrapperName;
+        return new Decoded<>(name, value);
+      }
+    }
     Message message = parse(inner, parser, messageClass, wrapperName);
     String name = wrapperName == null || wrapperName.isEmpty() ? nameOf.apply(message) : wrapperName;
     return new Unpacked<>(name, message, decoder);
+  }
+
+  /** The value, or null to take the usual path (which reproduces any error with its message). */
+  private T tryBytes(ByteString bytes) {
+    try {
+      return bytesDecoder.apply(bytes);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   // The caller has checked the type URL. Parsing the value with the message's parser, rather than
@@ -163,6 +213,14 @@ public final class ResourceType<T> {
   @Override
   public String toString() {
     return shortName + "(" + typeUrl + ")";
+  }
+
+  /** A resource the bytes decoder already validated: decoding it again would give the same value. */
+  private record Decoded<T>(String name, T value) implements UnpackedResource<T> {
+    @Override
+    public T decode() {
+      return value;
+    }
   }
 
   private record Unpacked<T>(String name, Message message, Decoder<Message, T> decoder)

@@ -25,7 +25,9 @@ public final class ResourceTypes {
           false,
           ClusterLoadAssignment.class,
           ClusterLoadAssignment::getClusterName,
-          EndpointsDecoder::decode);
+          EndpointsDecoder::decode)
+          // Issue 2: a large assignment is validated from its bytes in one pass, without the tree.
+          .withBytesDecoder(EndpointsDecoder::decodeInOnePass, EndpointsUpdate::clusterName);
 
   private ResourceTypes() {}
 }

@@ -1,5 +1,7 @@
 package io.jxds.api.decode;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -16,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -63,6 +66,43 @@ public final class EndpointsDecoder {
     } catch (RuntimeException e) {
       throw Nack.unexpected(KIND, name, e);
     }
+  }
+
+  /**
+   * Decodes a ClusterLoadAssignment straight from its wire bytes (an {@code Any}'s value), with the
+   * same rules, result and messages as {@code decode(ClusterLoadAssignment.parseFrom(bytes))}.
+   *
+   * <p>The usual assignment is read in one pass without building the protobuf tree (see {@code
+   * WireEndpointsDecoder}); an assignment that breaks a rule, or that the single pass is not sure
+   * about (merged submessages, metadata, malformed bytes...), is parsed and decoded the tree way,
+   * which gives the message.
+   *
+   * @throws XdsResourceException whatever is wrong with the input; never an unchecked exception
+   */
+  public static EndpointsUpdate decode(ByteString bytes) throws XdsResourceException {
+    EndpointsUpdate fast = WireEndpointsDecoder.tryDecode(bytes);
+    if (fast != null) {
+      return fast;
+    }
+    ClusterLoadAssignment assignment;
+    try {
+      assignment = ClusterLoadAssignment.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new XdsResourceException(null, KIND + " \"\": cannot be parsed: " + e.getMessage(), e);
+    }
+    return decode(assignment);
+  }
+
+  /**
+   * Only the one-pass half of {@link #decode(ByteString)}: the update when the bytes are an
+   * assignment that single pass accepts, else empty (broken rule, malformed bytes, or an input it
+   * leaves to the tree decoder) — then {@link #decode(ByteString)} or {@code parseFrom} + {@link
+   * #decode(ClusterLoadAssignment)} gives the answer and the message. For callers, such as {@code
+   * ResourceType}, that have their own slower path and must not parse twice when a resource is
+   * rejected.
+   */
+  public static Optional<EndpointsUpdate> decodeInOnePass(ByteString bytes) {
+    return Optional.ofNullable(WireEndpointsDecoder.tryDecode(bytes));
   }
 
   private static EndpointsUpdate decodeChecked(ClusterLoadAssignment cla, String name)
@@ -240,23 +280,13 @@ public final class EndpointsDecoder {
     for (int k = 0; k < n; k++) {
       ClusterLoadAssignment.Policy.DropOverload drop = policy.getDropOverloads(k);
       FractionalPercent percent = drop.getDropPercentage();
-      long perMillionFactor;
-      switch (percent.getDenominatorValue()) {
-        case FractionalPercent.DenominatorType.HUNDRED_VALUE:
-          perMillionFactor = 10_000;
-          break;
-        case FractionalPercent.DenominatorType.TEN_THOUSAND_VALUE:
-          perMillionFactor = 100;
-          break;
-        case FractionalPercent.DenominatorType.MILLION_VALUE:
-          perMillionFactor = 1;
-          break;
-        default:
-          throw Nack.of(
-              KIND,
-              name,
-              "policy.drop_overloads[" + k + "].drop_percentage.denominator must be HUNDRED, TEN_THOUSAND or MILLION",
-              percent.getDenominatorValue());
+      long perMillionFactor = perMillionFactor(percent.getDenominatorValue());
+      if (perMillionFactor < 0) {
+        throw Nack.of(
+            KIND,
+            name,
+            "policy.drop_overloads[" + k + "].drop_percentage.denominator must be HUNDRED, TEN_THOUSAND or MILLION",
+            percent.getDenominatorValue());
       }
       long ppm = Integer.toUnsignedLong(percent.getNumerator()) * perMillionFactor;
       drops.add(new DropOverload(drop.getCategory(), (int) Math.min(ppm, DropOverload.MILLION)));
@@ -277,7 +307,21 @@ public final class EndpointsDecoder {
     return factor;
   }
 
-  private static HealthStatus health(int envoyValue) {
+  /** What one unit of a FractionalPercent with this denominator is in parts per million; -1 if unknown. */
+  static long perMillionFactor(int denominator) {
+    switch (denominator) {
+      case FractionalPercent.DenominatorType.HUNDRED_VALUE:
+        return 10_000;
+      case FractionalPercent.DenominatorType.TEN_THOUSAND_VALUE:
+        return 100;
+      case FractionalPercent.DenominatorType.MILLION_VALUE:
+        return 1;
+      default:
+        return -1;
+    }
+  }
+
+  static HealthStatus health(int envoyValue) {
     switch (envoyValue) {
       case io.envoyproxy.envoy.config.core.v3.HealthStatus.UNKNOWN_VALUE:
         return HealthStatus.UNKNOWN;

@@ -42,7 +42,7 @@ class EndpointsDecoderTest {
             .drop("lb", 25, HUNDRED)
             .overprovisioningFactor(200)
             .build();
-    assertThat(EndpointsDecoder.decode(cla))
+    assertThat(decode(cla))
         .isEqualTo(
             new EndpointsUpdate(
                 "payments-eds",
@@ -65,7 +65,7 @@ class EndpointsDecoderTest {
 
   @Test
   void emptyClusterNameIsRejected() {
-    assertThatThrownBy(() -> EndpointsDecoder.decode(endpoints("").build()))
+    assertThatThrownBy(() -> decode(endpoints("").build()))
         .isInstanceOf(XdsResourceException.class)
         .hasMessage("ClusterLoadAssignment \"\": cluster_name must not be empty, got \"\"");
   }
@@ -79,7 +79,7 @@ class EndpointsDecoderTest {
             .locality("c", "", "", l -> l.weight(2).endpoint("10.0.0.1", 80, HEALTHY))
             .build();
     // The ignored localities are not validated either: their duplicate address does not count.
-    assertThat(EndpointsDecoder.decode(cla).localities()).extracting(Locality::id)
+    assertThat(decode(cla).localities()).extracting(Locality::id)
         .containsExactly(new LocalityId("c", "", ""));
   }
 
@@ -115,7 +115,7 @@ class EndpointsDecoderTest {
             .locality("b", "", "", l -> l.priority(0))
             .locality("c", "", "", l -> l.priority(1))
             .build();
-    assertThat(EndpointsDecoder.decode(cla).priorityCount()).isEqualTo(3);
+    assertThat(decode(cla).priorityCount()).isEqualTo(3);
   }
 
   @Test
@@ -136,7 +136,7 @@ class EndpointsDecoderTest {
             .locality("b", "", "", l -> l.weight(1))
             .locality("c", "", "", l -> l.priority(1).weight(MAX))
             .build();
-    assertThat(EndpointsDecoder.decode(cla).localities()).extracting(Locality::weight)
+    assertThat(decode(cla).localities()).extracting(Locality::weight)
         .containsExactly(MAX - 1, 1L, MAX);
   }
 
@@ -151,13 +151,13 @@ class EndpointsDecoderTest {
   void sameLocalityInDifferentPrioritiesIsAccepted() throws Exception {
     ClusterLoadAssignment cla =
         endpoints("e").locality("a", "", "", l -> l.priority(0)).locality("a", "", "", l -> l.priority(1)).build();
-    assertThat(EndpointsDecoder.decode(cla).localities()).hasSize(2);
+    assertThat(decode(cla).localities()).hasSize(2);
   }
 
   @Test
   void missingLocalityFieldIsTheEmptyLocality() throws Exception {
     ClusterLoadAssignment cla = endpoints("e").localityWithoutId(l -> l.endpoint("10.0.0.1", 80, HEALTHY)).build();
-    assertThat(EndpointsDecoder.decode(cla).localities().get(0).id()).isEqualTo(LocalityId.EMPTY);
+    assertThat(decode(cla).localities().get(0).id()).isEqualTo(LocalityId.EMPTY);
   }
 
   @Test
@@ -169,7 +169,7 @@ class EndpointsDecoderTest {
                 .endpoint("2001:db8::8a2e:370:7334", 65535, HEALTHY)
                 .endpoint("::ffff:10.1.2.3", 443, HEALTHY))
             .build();
-    assertThat(EndpointsDecoder.decode(cla).localities().get(0).endpoints())
+    assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::address)
         .containsExactly(addr("192.168.1.254", 1), addr("2001:db8::8a2e:370:7334", 65535), addr("10.1.2.3", 443));
   }
@@ -263,7 +263,7 @@ class EndpointsDecoderTest {
 
   @Test
   void sameIpOnDifferentPortsIsAccepted() throws Exception {
-    assertThat(EndpointsDecoder.decode(one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.1", 81, HEALTHY)))
+    assertThat(decode(one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.1", 81, HEALTHY)))
             .localities().get(0).endpoints())
         .hasSize(2);
   }
@@ -272,7 +272,7 @@ class EndpointsDecoderTest {
   void endpointWeightUnsetOrZeroIsOne() throws Exception {
     ClusterLoadAssignment cla =
         one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 0).endpoint("10.0.0.3", 80, HEALTHY, MAX - 2));
-    assertThat(EndpointsDecoder.decode(cla).localities().get(0).endpoints())
+    assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::weight)
         .containsExactly(1L, 1L, MAX - 2);
   }
@@ -304,7 +304,7 @@ class EndpointsDecoderTest {
                       SocketAddress.newBuilder().setAddress("10.0.0.9").setPortValue(1))))
               .build());
         });
-    assertThat(EndpointsDecoder.decode(cla).localities().get(0).endpoints())
+    assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::health)
         .containsExactly(
             HealthStatus.UNKNOWN, HealthStatus.HEALTHY, HealthStatus.UNHEALTHY,
@@ -322,7 +322,7 @@ class EndpointsDecoderTest {
             .drop("d", 101, HUNDRED)
             .drop("e", -1, MILLION)
             .build();
-    assertThat(EndpointsDecoder.decode(cla).dropOverloads())
+    assertThat(decode(cla).dropOverloads())
         .containsExactly(
             new DropOverload("a", 250_000),
             new DropOverload("b", 2_500),
@@ -340,12 +340,17 @@ class EndpointsDecoderTest {
 
   @Test
   void overprovisioningFactorIsKeptWithDefault140() throws Exception {
-    assertThat(EndpointsDecoder.decode(endpoints("e").build()).overprovisioningFactor()).isEqualTo(140);
-    assertThat(EndpointsDecoder.decode(endpoints("e").overprovisioningFactor(100).build()).overprovisioningFactor())
+    assertThat(decode(endpoints("e").build()).overprovisioningFactor()).isEqualTo(140);
+    assertThat(decode(endpoints("e").overprovisioningFactor(100).build()).overprovisioningFactor())
         .isEqualTo(100);
     ClusterLoadAssignment huge = endpoints("e").build().toBuilder()
         .setPolicy(ClusterLoadAssignment.Policy.newBuilder().setOverprovisioningFactor(UInt32Value.of(-1))).build();
     assertNack(huge, "policy.overprovisioning_factor must be at most 2147483647, got 4294967295");
+  }
+
+  /** The decoder under test; {@link EndpointsDecoderBytesTest} runs every rule through the bytes. */
+  EndpointsUpdate decode(ClusterLoadAssignment cla) throws XdsResourceException {
+    return EndpointsDecoder.decode(cla);
   }
 
   private static ClusterLoadAssignment one(java.util.function.Consumer<io.jxds.testing.LocalityBuilder> spec) {
@@ -356,8 +361,8 @@ class EndpointsDecoderTest {
     return new InetSocketAddress(InetAddress.getByName(ip), port); // literals only: no DNS
   }
 
-  private static void assertNack(ClusterLoadAssignment cla, String expected) {
-    assertThatThrownBy(() -> EndpointsDecoder.decode(cla))
+  private void assertNack(ClusterLoadAssignment cla, String expected) {
+    assertThatThrownBy(() -> decode(cla))
         .isInstanceOf(XdsResourceException.class)
         .hasMessage("ClusterLoadAssignment \"" + cla.getClusterName() + "\": " + expected)
         .extracting(e -> ((XdsResourceException) e).resourceName())
