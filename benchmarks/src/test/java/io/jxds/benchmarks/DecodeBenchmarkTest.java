@@ -2,6 +2,7 @@ package io.jxds.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jxds.api.decode.EndpointsDecoder;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.Locality;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,10 @@ class DecodeBenchmarkTest {
       assertThat(bench.parse().getEndpointsCount()).isEqualTo(100);
       assertThat(bench.parseAndWalk()).isGreaterThan(10_000L * 8080);
       assertWhole(bench.decode());
+      assertWhole(bench.decodeTree());
+      assertThat(bench.decode()).isEqualTo(bench.decodeTree());
+      // The benchmark must measure the one pass itself, not its fallback.
+      assertThat(EndpointsDecoder.decodeInOnePass(bench.claByteString)).contains(bench.decodeTree());
       assertWhole(bench.unpackAndDecode());
     }
   }

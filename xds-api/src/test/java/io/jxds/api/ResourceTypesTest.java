@@ -95,4 +95,30 @@ class ResourceTypesTest {
         .isInstanceOf(XdsResourceException.class)
         .hasMessageContaining("eds_cluster_config.eds_config");
   }
+
+  @Test
+  void endpointsReadFromBytesKeepTheWrapperNameAndTheUsualErrors() throws Exception {
+    Any eds = XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny();
+    Any wrapped = Any.pack(Resource.newBuilder().setName("wrapper-name").setResource(eds).build());
+    assertThat(ResourceTypes.ENDPOINTS.unpack(wrapped).name()).isEqualTo("wrapper-name");
+    assertThat(ResourceTypes.ENDPOINTS.unpack(wrapped).decode().clusterName()).isEqualTo("p-eds");
+    Any unnamedWrapper = Any.pack(Resource.newBuilder().setResource(eds).build());
+    assertThat(ResourceTypes.ENDPOINTS.unpack(unnamedWrapper).name()).isEqualTo("p-eds");
+
+    // Unparseable bytes still fail at unpack, as before the one-pass reader.
+    Any garbage =
+        Any.newBuilder()
+            .setTypeUrl(ResourceTypes.ENDPOINTS_TYPE_URL)
+            .setValue(ByteString.copyFrom(new byte[] {(byte) 0x0A, (byte) 0x7F, 1}))
+            .build();
+    assertThatThrownBy(() -> ResourceTypes.ENDPOINTS.unpack(garbage))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageStartingWith("cannot decode ClusterLoadAssignment");
+    // A rule broken: unpacked and named, the NACK comes from decode().
+    UnpackedResource<EndpointsUpdate> invalid =
+        ResourceTypes.ENDPOINTS.unpack(
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("localhost", 80, HEALTHY)).buildAny());
+    assertThat(invalid.name()).isEqualTo("p-eds");
+    assertThatThrownBy(invalid::decode).hasMessageContaining("must be an IP literal");
+  }
 }
