@@ -4,9 +4,14 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Duration;
+import com.google.protobuf.ExtensionRegistryLite;
+import com.google.protobuf.MessageLite;
+import com.google.protobuf.Parser;
 import com.google.protobuf.UInt32Value;
 import com.google.protobuf.WireFormat;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -24,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -44,10 +50,13 @@ import java.util.Set;
  *   <li>malformed wire data, groups (wire types 3 and 4), a known field with an unexpected wire type;
  *   <li>a singular message field seen twice in one message: protobuf merges those, this reader
  *       does not (a repeated scalar field takes the last value, as protobuf does);
- *   <li>a known field it does not interpret unless it is a singular number, bool or enum: strings
- *       (protobuf checks their UTF-8) and messages (metadata, health_check_config, named_port,
- *       resolver_name, pipe, endpoint_name, named_endpoints...) would be checked by {@code parseFrom}
- *       and may change the tree decoder's answer.
+ *   <li>a known field it does not interpret, unless it is a singular number, bool or enum (skipped)
+ *       or one of the messages no rule reads (endpoint and locality {@code metadata},
+ *       {@code health_check_config}, {@code additional_addresses}, {@code proximity},
+ *       {@code endpoint_stale_after}: parsed like {@code parseFrom} would, then dropped). So
+ *       strings (protobuf checks their UTF-8), {@code named_port}, {@code resolver_name},
+ *       {@code pipe}, {@code envoy_internal_address}, {@code endpoint_name},
+ *       {@code named_endpoints}, {@code load_balancer_endpoints} and LEDS fall back.
  * </ul>
  *
  * <p>Unknown field numbers are skipped, as {@code parseFrom} keeps them aside unread. Field
@@ -105,6 +114,25 @@ final class WireEndpointsDecoder {
   private static final Descriptor SOCKET_TYPE = SocketAddress.getDescriptor();
   private static final Descriptor UINT32_TYPE = UInt32Value.getDescriptor();
 
+  /** {@code CodedInputStream}'s default, which {@code parseFrom} uses. */
+  private static final int RECURSION_LIMIT = 100;
+
+  /**
+   * Known message fields that no rule reads and that are in no oneof with a field that one does:
+   * parsed (so that malformed contents still fail as in {@code parseFrom}) and dropped. Endpoint
+   * metadata is common (Istio puts it on every endpoint), so these must not force the fallback.
+   */
+  private static final Map<FieldDescriptor, Parser<? extends MessageLite>> DISCARDED =
+      Map.of(
+          LB_ENDPOINT_TYPE.findFieldByNumber(LbEndpoint.METADATA_FIELD_NUMBER), Metadata.parser(),
+          LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.METADATA_FIELD_NUMBER), Metadata.parser(),
+          LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.PROXIMITY_FIELD_NUMBER), UInt32Value.parser(),
+          ENDPOINT_TYPE.findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HEALTH_CHECK_CONFIG_FIELD_NUMBER),
+          io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HealthCheckConfig.parser(),
+          ENDPOINT_TYPE.findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDITIONAL_ADDRESSES_FIELD_NUMBER),
+          io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.parser(),
+          POLICY_TYPE.findFieldByNumber(ClusterLoadAssignment.Policy.ENDPOINT_STALE_AFTER_FIELD_NUMBER), Duration.parser());
+
   private final CodedInputStream in;
   private final int maxEndpoints;
   private final IpLiteral.Parser ips = new IpLiteral.Parser();
@@ -161,7 +189,7 @@ final class WireEndpointsDecoder {
         overprovisioning = policy(drops);
         in.popLimit(old);
       } else {
-        skip(tag, CLA_TYPE);
+        skip(tag, CLA_TYPE, 0);
       }
     }
     if (name.isEmpty()) {
@@ -216,7 +244,7 @@ final class WireEndpointsDecoder {
       } else if (tag == LLE_PRIORITY) {
         priority = Integer.toUnsignedLong(in.readUInt32());
       } else {
-        skip(tag, LLE_TYPE);
+        skip(tag, LLE_TYPE, 1);
       }
     }
     if (weight == 0) {
@@ -286,7 +314,7 @@ final class WireEndpointsDecoder {
         sawWeight = once(sawWeight);
         weights[j] = (int) uint32Value();
       } else {
-        skip(tag, LB_ENDPOINT_TYPE);
+        skip(tag, LB_ENDPOINT_TYPE, 2);
       }
     }
   }
@@ -305,7 +333,7 @@ final class WireEndpointsDecoder {
       } else if (tag == ENDPOINT_HOSTNAME) {
         hostnames[j] = in.readStringRequireUtf8();
       } else {
-        skip(tag, ENDPOINT_TYPE);
+        skip(tag, ENDPOINT_TYPE, 3);
       }
     }
   }
@@ -323,7 +351,7 @@ final class WireEndpointsDecoder {
         socketAddress(j);
         in.popLimit(old);
       } else {
-        skip(tag, ADDRESS_TYPE); // pipe, envoy_internal_address: known messages, so a fallback
+        skip(tag, ADDRESS_TYPE, 4); // pipe, envoy_internal_address: known messages, so a fallback
       }
     }
   }
@@ -338,7 +366,7 @@ final class WireEndpointsDecoder {
       } else if (tag == SOCKET_PORT_VALUE) {
         ports[j] = in.readUInt32();
       } else {
-        skip(tag, SOCKET_TYPE); // named_port, resolver_name: known strings, so a fallback
+        skip(tag, SOCKET_TYPE, 5); // named_port, resolver_name: known strings, so a fallback
       }
     }
   }
@@ -358,7 +386,7 @@ final class WireEndpointsDecoder {
       } else if (tag == LOCALITY_SUB_ZONE) {
         subZone = in.readStringRequireUtf8();
       } else {
-        skip(tag, LOCALITY_TYPE);
+        skip(tag, LOCALITY_TYPE, 2);
       }
     }
     return new LocalityId(region, zone, subZone);
@@ -380,7 +408,7 @@ final class WireEndpointsDecoder {
         sawFactor = once(sawFactor);
         factor = uint32Value();
       } else {
-        skip(tag, POLICY_TYPE);
+        skip(tag, POLICY_TYPE, 1);
       }
     }
     if (factor > Integer.MAX_VALUE) {
@@ -412,12 +440,12 @@ final class WireEndpointsDecoder {
           } else if (inner == PERCENT_DENOMINATOR) {
             denominator = in.readEnum();
           } else {
-            skip(inner, PERCENT_TYPE);
+            skip(inner, PERCENT_TYPE, 3);
           }
         }
         in.popLimit(old);
       } else {
-        skip(tag, DROP_TYPE);
+        skip(tag, DROP_TYPE, 2);
       }
     }
     long ppm = numerator * EndpointsDecoder.perMillionFactor(denominator);
@@ -427,7 +455,10 @@ final class WireEndpointsDecoder {
     return new DropOverload(category, (int) Math.min(ppm, DropOverload.MILLION));
   }
 
-  /** A {@code google.protobuf.UInt32Value} as an unsigned value (0 when its field is unset). */
+  /**
+   * A {@code google.protobuf.UInt32Value} as an unsigned value (0 when its field is unset); the
+   * wrapper's own nesting depth is only needed for an unknown field in it, which is skipped anyway.
+   */
   private long uint32Value() throws IOException {
     int old = enter();
     int value = 0;
@@ -438,7 +469,7 @@ final class WireEndpointsDecoder {
       } else if (tag == UINT32_VALUE) {
         value = in.readUInt32();
       } else {
-        skip(tag, UINT32_TYPE);
+        skip(tag, UINT32_TYPE, 3);
       }
     }
     in.popLimit(old);
@@ -459,22 +490,37 @@ final class WireEndpointsDecoder {
   }
 
   /**
-   * A field this reader does not interpret: an unknown number is skipped (protobuf keeps it aside
-   * unread); a known singular number, bool or enum with its own wire type is skipped too (parsing
-   * it cannot fail differently); anything else (strings, messages, groups, a wire type that does
-   * not match) makes the tree path decide.
+   * A field this reader does not interpret, in a message nested {@code depth} deep (the assignment
+   * is 0): an unknown number is skipped (protobuf keeps it aside unread); a known singular number,
+   * bool or enum with its own wire type is skipped too (parsing it cannot fail differently); a
+   * {@link #DISCARDED} message is parsed as {@code parseFrom} would, then dropped; anything else
+   * (strings, other messages, groups, a wire type that does not match) makes the tree path decide.
    */
-  private void skip(int tag, Descriptor type) throws IOException {
+  private void skip(int tag, Descriptor type, int depth) throws IOException {
     int wireType = WireFormat.getTagWireType(tag);
     if (wireType == WireFormat.WIRETYPE_START_GROUP || wireType == WireFormat.WIRETYPE_END_GROUP) {
       throw Fallback.INSTANCE;
     }
     FieldDescriptor field = type.findFieldByNumber(WireFormat.getTagFieldNumber(tag));
-    if (field != null && !(isPlainScalar(field) && field.getLiteType().getWireType() == wireType)) {
+    if (field == null || (isPlainScalar(field) && field.getLiteType().getWireType() == wireType)) {
+      if (!in.skipField(tag)) {
+        throw Fallback.INSTANCE;
+      }
+      return;
+    }
+    Parser<? extends MessageLite> parser = DISCARDED.get(field);
+    if (parser == null || wireType != LD) {
       throw Fallback.INSTANCE;
     }
-    if (!in.skipField(tag)) {
-      throw Fallback.INSTANCE;
+    // parseFrom would parse it at this depth under its recursion limit (100): the stream has not
+    // counted the levels this reader entered by hand, so lower the limit by as many.
+    int limit = in.setRecursionLimit(RECURSION_LIMIT - depth);
+    try {
+      if (!in.readMessage(parser, ExtensionRegistryLite.getEmptyRegistry()).isInitialized()) {
+        throw Fallback.INSTANCE;
+      }
+    } finally {
+      in.setRecursionLimit(limit);
     }
   }
 

@@ -120,17 +120,95 @@ class WireEndpointsDecoderTest {
   }
 
   @Test
-  void knownFieldsItDoesNotReadAreLeftToTheTree() throws Exception {
-    ClusterLoadAssignment cla =
-        endpoints("e").locality("a", "", "", l -> l.lbEndpoint(
-            LbEndpoint.newBuilder()
-                .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(Address.newBuilder()
-                    .setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0.1").setPortValue(80))))
-                .setMetadata(Metadata.newBuilder().putFilterMetadata("k", Struct.getDefaultInstance()))
-                .build()))
-        .build();
-    assertThat(EndpointsDecoder.decodeInOnePass(cla.toByteString())).isEmpty();
-    assertThat(EndpointsDecoder.decode(cla.toByteString())).isEqualTo(EndpointsDecoder.decode(cla));
+  void endpointMetadataAndHealthCheckConfigAreReadInOnePass() throws Exception {
+    LbEndpoint lb =
+        LbEndpoint.newBuilder()
+            .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+                .setAddress(socket("10.0.0.1", 80))
+                .setHealthCheckConfig(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HealthCheckConfig.newBuilder()
+                    .setPortValue(9000).setHostname("hc")))
+            .setMetadata(Metadata.newBuilder().putFilterMetadata("istio", struct(3)))
+            .build();
+    assertOnePass(endpoints("e").locality("a", "", "", l -> l.lbEndpoint(lb)).build());
+  }
+
+  @Test
+  void fieldsThatChangeTheAnswerAreLeftToTheTree() throws Exception {
+    // endpoint_name shares a oneof with endpoint; resolver_name is a rule; both are strings.
+    LbEndpoint plain =
+        LbEndpoint.newBuilder()
+            .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1", 80)))
+            .build();
+    ByteString bytes =
+        endpoints("e").locality("a", "", "", l -> l.lbEndpoint(plain)).build().toByteString();
+    ClusterLoadAssignment withEndpointName =
+        endpoints("e").locality("a", "", "", l -> l.lbEndpoint(plain.toBuilder().setEndpointName("n").build())).build();
+    ClusterLoadAssignment withResolver =
+        endpoints("e").locality("a", "", "", l -> l.endpointAddress(Address.newBuilder()
+            .setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0.1").setPortValue(80).setResolverName("")
+                .setNetworkNamespaceFilepath("/ns")).build())).build();
+    for (ClusterLoadAssignment cla : new ClusterLoadAssignment[] {withEndpointName, withResolver}) {
+      assertThat(EndpointsDecoder.decodeInOnePass(cla.toByteString())).as(cla.toString()).isEmpty();
+      assertSameAsTree(cla.toByteString());
+    }
+    assertThat(EndpointsDecoder.decodeInOnePass(bytes)).isPresent();
+  }
+
+  @Test
+  void metadataNestedNearTheRecursionLimitFailsExactlyWhereParseFromFails() throws Exception {
+    int parsed = 0;
+    int failed = 0;
+    for (int levels = 25; levels <= 40; levels++) {
+      LbEndpoint lb =
+          LbEndpoint.newBuilder()
+              .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1", 80)))
+              .setMetadata(Metadata.newBuilder().putFilterMetadata("deep", struct(levels)))
+              .build();
+      ByteString bytes = endpoints("e").locality("a", "", "", l -> l.lbEndpoint(lb)).build().toByteString();
+      if (assertSameAsTree(bytes)) {
+        parsed++;
+      } else {
+        failed++;
+      }
+    }
+    assertThat(parsed).as("depths parseFrom accepts").isPositive();
+    assertThat(failed).as("depths parseFrom refuses").isPositive();
+  }
+
+  /** decode(bytes) and decodeInOnePass agree with parseFrom + decode; true if it parsed. */
+  private static boolean assertSameAsTree(ByteString bytes) throws Exception {
+    ClusterLoadAssignment cla;
+    try {
+      cla = ClusterLoadAssignment.parseFrom(bytes);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      assertThat(EndpointsDecoder.decodeInOnePass(bytes)).isEmpty();
+      assertThatThrownBy(() -> EndpointsDecoder.decode(bytes)).hasMessageContaining("cannot be parsed");
+      return false;
+    }
+    EndpointsUpdate tree;
+    try {
+      tree = EndpointsDecoder.decode(cla);
+    } catch (XdsResourceException e) {
+      assertThat(EndpointsDecoder.decodeInOnePass(bytes)).isEmpty();
+      assertThatThrownBy(() -> EndpointsDecoder.decode(bytes)).hasMessage(e.getMessage());
+      return true;
+    }
+    assertThat(EndpointsDecoder.decode(bytes)).isEqualTo(tree);
+    EndpointsDecoder.decodeInOnePass(bytes).ifPresent(u -> assertThat(u).isEqualTo(tree));
+    return true;
+  }
+
+  private static Address socket(String ip, int port) {
+    return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(port)).build();
+  }
+
+  /** A Struct nested {@code levels} deep: {"k": {"k": ... {}}}. */
+  private static Struct struct(int levels) {
+    Struct s = Struct.getDefaultInstance();
+    for (int i = 0; i < levels; i++) {
+      s = Struct.newBuilder().putFields("k", com.google.protobuf.Value.newBuilder().setStructValue(s).build()).build();
+    }
+    return s;
   }
 
   @Test
