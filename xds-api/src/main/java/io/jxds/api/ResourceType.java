@@ -134,7 +134,9 @@ public final class ResourceType<T> {
   /**
    * Takes a resource out of its {@code Any}, unwrapping an {@code envoy.service.discovery.v3.Resource}
    * (whose name then wins), and checks its type URL. Validation is left to
-   * {@link UnpackedResource#decode()}.
+   * {@link UnpackedResource#decode()}, whose result and errors are the same either way; a type with
+   * a one-pass bytes decoder (EDS) may already have decoded a valid resource here, as reading its
+   * bytes once costs less than parsing them.
    *
    * @throws XdsResourceException if the type URL is wrong or the bytes do not parse
    */
