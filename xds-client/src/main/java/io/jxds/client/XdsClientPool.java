@@ -66,12 +66,19 @@ public final class XdsClientPool {
     synchronized (lock) {
       Entry entry = clients.get(bootstrap.key());
       if (entry == null) {
-        DefaultXdsClient client =
-            XdsClientBuilder.fromBootstrap(bootstrap)
-                .scheduler(scheduler())
-                .clock(clock)
-                .random(random)
-                .build();
+        DefaultXdsClient client;
+        try {
+          client = XdsClientBuilder.fromBootstrap(bootstrap)
+              .scheduler(scheduler())
+              .clock(clock)
+              .random(random)
+              .build();
+        } catch (RuntimeException e) {
+          // A balancer calls this on its channel's SynchronizationContext: nothing unchecked may
+          // escape (credentials that cannot load, a target gRPC cannot parse...).
+          throw new BootstrapException("xds_servers[0] (" + bootstrap.server().serverUri()
+              + "): cannot create the xDS client: " + e.getMessage(), e);
+        }
         entry = new Entry(bootstrap, client);
         clients.put(bootstrap.key(), entry);
         log.debug("created xDS client for {} as node \"{}\"", bootstrap.server().serverUri(), bootstrap.node().getId());

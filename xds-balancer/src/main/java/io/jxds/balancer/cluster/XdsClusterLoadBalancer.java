@@ -58,7 +58,9 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
     if (lease == null) {
       try {
         lease = acquireClient(resolvedAddresses);
-      } catch (IllegalStateException e) {
+      } catch (RuntimeException e) {
+        // IllegalStateException from the pool names the bootstrap's problem; anything else is
+        // reported the same way rather than thrown into the channel's SynchronizationContext.
         config = newConfig;
         logger.warn("xds_cluster {}: no xDS client: {}", newConfig.cluster(), e.getMessage());
         helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(

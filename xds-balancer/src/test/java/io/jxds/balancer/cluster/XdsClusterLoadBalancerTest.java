@@ -83,6 +83,20 @@ class XdsClusterLoadBalancerTest {
   }
 
   @Test
+  void anyFailureToCreateTheClientFailsRpcsInsteadOfThrowingIntoTheChannel() {
+    XdsClusterLoadBalancer broken = new XdsClusterLoadBalancer(helper, () -> {
+      throw new java.io.UncheckedIOException("channel_creds tls: /nonexistent.pem", new java.io.IOException("gone"));
+    }, TestRandom.seeded(1), TestRandom.seeded(2));
+
+    helper.run(() -> assertThat(broken.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk()).isTrue());
+
+    assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(helper.pick().getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(helper.pick().getStatus().getDescription())
+        .isEqualTo("cluster payments: channel_creds tls: /nonexistent.pem");
+  }
+
+  @Test
   void newClusterNameSwitchesGracefullyOnceTheNewTreeIsReady() {
     accept("old", Attributes.EMPTY);
     serve("old", 1);

@@ -102,12 +102,24 @@ public final class BootstrapParser {
                 cert.isPresent() ? "private_key_file" : "certificate_file",
                 "is required when the other of certificate_file/private_key_file is set");
           }
+          // Checked here so that a missing file is a bootstrap error naming the field, not an
+          // I/O failure later when the client's channel is built.
+          requireReadable(config.get(), "ca_certificate_file", ca);
+          requireReadable(config.get(), "certificate_file", cert);
+          requireReadable(config.get(), "private_key_file", key);
         }
         return new ChannelCredentialsSpec(ChannelCredentialsSpec.TLS, ca, cert, key);
       }
     }
     throw server.error(
         "channel_creds", "no supported type (jxds supports insecure and tls), got " + seen);
+  }
+
+  private static void requireReadable(Fields config, String field, Optional<String> path)
+      throws BootstrapException {
+    if (path.isPresent() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(path.get()))) {
+      throw config.error(field, "cannot read file \"" + path.get() + "\"");
+    }
   }
 
   private static Node parseNode(Fields top) throws BootstrapException {

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BootstrapParserTest {
   private static final String SRC = "test";
@@ -21,15 +24,18 @@ class BootstrapParserTest {
     return "{\"xds_servers\":[" + server + "]}";
   }
 
+  @TempDir static Path tmp;
+
   @Test
   void parsesEveryField() throws Exception {
+    Path caFile = Files.writeString(tmp.resolve("ca.pem"), "not checked until the channel is built");
     Bootstrap b =
         parse(
             """
             {
               "xds_servers": [{
                 "server_uri": "xds.example.com:443",
-                "channel_creds": [{"type": "google_default"}, {"type": "tls", "config": {"ca_certificate_file": "/etc/ca.pem"}}],
+                "channel_creds": [{"type": "google_default"}, {"type": "tls", "config": {"ca_certificate_file": "CA_FILE"}}],
                 "server_features": ["xds_v3", "ignore_resource_deletion"]
               }, {
                 "server_uri": "backup:18000",
@@ -44,11 +50,11 @@ class BootstrapParserTest {
               "certificate_providers": {"ignored": {}},
               "jxds": {"resource_timeout": "2s", "client_retention": "0s"}
             }
-            """);
+            """.replace("CA_FILE", caFile.toString()));
     ServerInfo first = b.server();
     assertThat(first.serverUri()).isEqualTo("xds.example.com:443");
     assertThat(first.channelCredentials())
-        .isEqualTo(new ChannelCredentialsSpec("tls", Optional.of("/etc/ca.pem"), Optional.empty(), Optional.empty()));
+        .isEqualTo(new ChannelCredentialsSpec("tls", Optional.of(caFile.toString()), Optional.empty(), Optional.empty()));
     assertThat(first.ignoreResourceDeletion()).isTrue();
     assertThat(b.servers()).hasSize(2);
     assertThat(b.servers().get(1).ignoreResourceDeletion()).isFalse();
@@ -77,6 +83,17 @@ class BootstrapParserTest {
         parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"tls\"},{\"type\":\"insecure\"}]}"));
     assertThat(tls.server().channelCredentials()).isEqualTo(ChannelCredentialsSpec.tls());
     assertThat(tls.server().channelCredentials().toChannelCredentials()).isInstanceOf(TlsChannelCredentials.class);
+  }
+
+  @Test
+  void unreadableTlsFileIsAnErrorNamingTheField() {
+    String missing = tmp.resolve("missing-ca.pem").toString();
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"tls\","
+            + "\"config\":{\"ca_certificate_file\":\"" + missing + "\"}}]}")))
+        .isInstanceOf(BootstrapException.class)
+        .hasMessageContaining("test: ")
+        .hasMessageContaining("ca_certificate_file")
+        .hasMessageContaining("cannot read file \"" + missing + "\"");
   }
 
   @Test
