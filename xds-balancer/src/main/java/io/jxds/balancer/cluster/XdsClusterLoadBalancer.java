@@ -61,11 +61,12 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
       } catch (RuntimeException e) {
         // IllegalStateException from the pool names the bootstrap's problem; anything else is
         // reported the same way rather than thrown into the channel's SynchronizationContext.
-        config = newConfig;
         logger.warn("xds_cluster {}: no xDS client: {}", newConfig.cluster(), e.getMessage());
         helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(
             Status.UNAVAILABLE.withDescription("cluster " + newConfig.cluster() + ": " + e.getMessage())));
-        return Status.OK; // the config is valid; the missing bootstrap is reported to RPCs
+        // The config is valid; the missing bootstrap is reported to RPCs. The config is not kept,
+        // so that the next resolution (a wake from idle, a re-resolution) tries again.
+        return Status.OK;
       }
     }
     if (newConfig.equals(config)) {

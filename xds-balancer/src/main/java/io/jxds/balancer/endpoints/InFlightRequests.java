@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.Attributes;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,7 +27,6 @@ final class InFlightRequests {
   private static final ConcurrentMap<Key, InFlightRequests> ALL = new ConcurrentHashMap<>();
 
   private final AtomicLong open = new AtomicLong();
-  private final ClientStreamTracer tracer = new CountingTracer();
   private final ClientStreamTracer.Factory tracerFactory = new CountingTracerFactory();
 
   private InFlightRequests() {}
@@ -49,21 +49,29 @@ final class InFlightRequests {
   private final class CountingTracerFactory extends ClientStreamTracer.Factory {
     @Override
     public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
-      // One tracer serves every stream: it holds no per-stream state, and gRPC calls
-      // streamCreated and streamClosed exactly once per stream.
-      return tracer;
+      return new CountingTracer();
     }
   }
 
+  /**
+   * One per stream: gRPC may close a tracer whose stream was never created (per-call credentials
+   * that fail, a transport gone before the stream), so only a created stream is counted down.
+   */
   private final class CountingTracer extends ClientStreamTracer {
+    private final AtomicBoolean created = new AtomicBoolean();
+
     @Override
     public void streamCreated(Attributes transportAttrs, Metadata headers) {
-      open.incrementAndGet();
+      if (created.compareAndSet(false, true)) {
+        open.incrementAndGet();
+      }
     }
 
     @Override
     public void streamClosed(Status status) {
-      open.decrementAndGet();
+      if (created.compareAndSet(true, false)) {
+        open.decrementAndGet();
+      }
     }
   }
 }

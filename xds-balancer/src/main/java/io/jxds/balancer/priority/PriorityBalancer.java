@@ -291,7 +291,7 @@ public final class PriorityBalancer extends LoadBalancer {
       case CONNECTING -> {
         // gRFC A56 (grpc-java #12289): a duplicate CONNECTING, or one right after a failure,
         // does not give the child a fresh timer.
-        if (previous != CONNECTING && child.readyOrIdleSinceFailure && !child.deactivated) {
+        if (previous != CONNECTING && child.readyOrIdleSinceFailure) {
           child.startFailoverTimer();
         }
       }
@@ -392,7 +392,8 @@ public final class PriorityBalancer extends LoadBalancer {
       }
       logger.debug("{}: deactivating {} for {}", config.clusterName(), name, config.childRetention());
       deactivated = true;
-      cancelFailoverTimer(); // a deactivated child's failover timer is ignored (A56)
+      // The failover timer keeps running (A56, as grpc-java): one that fires while the child is
+      // deactivated is ignored, but a child reactivated before then keeps its remaining time.
       retentionTimer = schedule(() -> onRetentionExpired(this), config.childRetention());
     }
 

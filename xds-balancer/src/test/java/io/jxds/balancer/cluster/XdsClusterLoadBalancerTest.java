@@ -83,6 +83,25 @@ class XdsClusterLoadBalancerTest {
   }
 
   @Test
+  void bootstrapThatAppearsLaterIsPickedUpByTheNextResolution() {
+    java.util.concurrent.atomic.AtomicBoolean present = new java.util.concurrent.atomic.AtomicBoolean();
+    XdsClusterLoadBalancer late = new XdsClusterLoadBalancer(helper, () -> {
+      if (!present.get()) {
+        throw new IllegalStateException("no xDS bootstrap");
+      }
+      return pool.acquire();
+    }, TestRandom.seeded(1), TestRandom.seeded(2));
+    helper.run(() -> late.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)));
+    assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+
+    present.set(true);
+    helper.run(() -> late.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)));
+
+    assertThat(pooled.activeWatch(ResourceTypes.CLUSTER, "payments")).isNotNull();
+    assertThat(helper.state()).isEqualTo(ConnectivityState.CONNECTING);
+  }
+
+  @Test
   void anyFailureToCreateTheClientFailsRpcsInsteadOfThrowingIntoTheChannel() {
     XdsClusterLoadBalancer broken = new XdsClusterLoadBalancer(helper, () -> {
       throw new java.io.UncheckedIOException("channel_creds tls: /nonexistent.pem", new java.io.IOException("gone"));

@@ -98,6 +98,24 @@ class ClusterRequestPickerTest {
   }
 
   @Test
+  void streamClosedWithoutBeingCreatedDoesNotCountDown() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1));
+    ClientStreamTracer open = openStream(picker.pickSubchannel(args));
+
+    // gRPC closes a tracer whose stream never started (e.g. failing call credentials).
+    ClientStreamTracer neverCreated = picker.pickSubchannel(args).getStreamTracerFactory()
+        .newClientStreamTracer(ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    neverCreated.streamClosed(Status.UNAUTHENTICATED);
+
+    assertThat(inFlight.open()).isEqualTo(1);
+    open.streamClosed(Status.OK);
+    open.streamClosed(Status.OK); // a second close changes nothing either
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
   void pickThatNeverBecomesAStreamIsNotCounted() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =

@@ -108,6 +108,24 @@ class PriorityBalancerTest {
   }
 
   @Test
+  void deactivatedChildKeepsItsRemainingFailoverTime() {
+    accept(A, B, C);
+    child(1).report(CONNECTING);
+    helper.forward(10, SECONDS); // priority 0 timed out: priority 1 starts with its own timer
+    child(2).report(CONNECTING);
+    helper.forward(1, SECONDS);
+    child(1).report(READY); // failback: priority 1 deactivated, 9 s left on its timer
+
+    child(1).report(TRANSIENT_FAILURE);
+
+    // Priority 1 is reactivated within its timer: it is used, and priority 2 is not started.
+    assertThat(children).doesNotContainKey("c[child3]");
+    assertThat(helper.picker()).isSameAs(child(2).connectingPicker);
+    helper.forward(9, SECONDS);
+    assertThat(children).containsKey("c[child3]");
+  }
+
+  @Test
   void failoverTimeoutComesFromTheConfig() {
     accept(new PriorityConfig("c", List.of(A, B), Duration.ofSeconds(2), Duration.ofMinutes(1)));
     helper.forward(2, SECONDS);
