@@ -52,10 +52,15 @@ public final class SmoothWrrSequence {
    * Returns a cyclic order of indices into {@code weights}: each index appears in proportion to
    * its weight (exactly, or within {@code 1/C} of its share, see the class comment).
    *
-   * @param weights at least one, each in [1, 2^32-1]; at most {@link #MAX_SLOTS} entries
+   * <p>An order cannot give more than {@link #MAX_SLOTS} entries a slot each: past that many,
+   * only the first {@link #MAX_SLOTS} entries are served (the rest get no traffic). Throwing
+   * instead would fail inside the channel's SynchronizationContext on a control plane's whim.
+   *
+   * @param weights at least one, each in [1, 2^32-1]
    */
   public static int[] build(long[] weights) {
-    int[] slots = quantise(weights);
+    long[] served = weights.length > MAX_SLOTS ? Arrays.copyOf(weights, MAX_SLOTS) : weights;
+    int[] slots = quantise(served);
     return order(slots);
   }
 

@@ -224,4 +224,15 @@ class SmoothWrrSequenceTest {
     }
     return counts;
   }
+
+  @Test
+  void moreEntriesThanSlotsServesTheFirstOnesInsteadOfThrowing() {
+    long[] weights = new long[SmoothWrrSequence.MAX_SLOTS + 10];
+    java.util.Arrays.fill(weights, 1);
+
+    int[] order = SmoothWrrSequence.build(weights);
+
+    assertThat(order).hasSize(SmoothWrrSequence.MAX_SLOTS);
+    assertThat(java.util.Arrays.stream(order).max().getAsInt()).isEqualTo(SmoothWrrSequence.MAX_SLOTS - 1);
+  }
 }
