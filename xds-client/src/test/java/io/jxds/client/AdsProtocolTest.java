@@ -368,6 +368,55 @@ class AdsProtocolTest {
   }
 
   @Test
+  void deletionPostponedByAFirstResponseIsConcludedAfterTheResourceTimeoutWhenNoResponseFollows() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    assertThat(second.lastRequest().getVersionInfo()).isEqualTo("2"); // ACKed
+    clock.forwardTime(14_999, TimeUnit.MILLISECONDS);
+    assertThat(a.events()).hasSize(1);
+    clock.forwardTime(1, TimeUnit.MILLISECONDS);
+    assertThat(a.last()).isEqualTo(new DoesNotExist("a"));
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+  }
+
+  @Test
+  void postponedDeletionIsClearedByAResponseCarryingTheName() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    second.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.ACKED);
+  }
+
+  @Test
+  void postponedDeletionAfterTheTimeoutKeepsTheClusterWithIgnoreResourceDeletion() {
+    newClient(b -> b.ignoreResourceDeletion(true));
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.ACKED);
+  }
+
+  @Test
   void responseWithAnUnreadableResourceDeletesNothing() {
     newClient();
     RecordingWatcher<TestCluster> a = watchCluster("a");

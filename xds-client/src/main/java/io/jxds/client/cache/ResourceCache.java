@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
  *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
  *       or it is the stream's first response of the type (a restarted control plane may not have
- *       its whole state yet; the next response decides).
+ *       its whole state yet; the next response decides, or the resource timeout if no response
+ *       of the type comes).
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
  *       for watched names without a result; stopped by data, error, last cancel or stream close.
  *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
@@ -154,6 +155,7 @@ public final class ResourceCache {
 
   private void unsubscribe(TypeCache<?> typeCache, ResourceEntry<?> entry) {
     entry.cancelDoesNotExistTimer();
+    entry.cancelPendingDeletion();
     entry.cancelRetentionTimer();
     typeCache.remove(entry);
     if (entry.deletionIgnored) {
@@ -226,6 +228,8 @@ public final class ResourceCache {
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
+        // The next stream's first response postpones the deletion again if the name is still missing.
+        entry.cancelPendingDeletion();
       }
     }
   }
@@ -258,7 +262,8 @@ public final class ResourceCache {
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
    *     absence in it deletes nothing (a control plane that just restarted may answer before it
-   *     has its whole state; grpc-java #12663); the next response of the type decides
+   *     has its whole state; grpc-java #12663); the next response of the type decides, or the
+   *     resource timeout when none comes
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
@@ -319,11 +324,16 @@ public final class ResourceCache {
       }
       accept(entry, value, version, now, tracker);
     }
-    if (t.type.absenceMeansDeletion() && firstOfTypeOnStream) {
-      log.debug("{}: first response on a new stream; absent names are not deleted yet", t.type.shortName());
-    } else if (t.type.absenceMeansDeletion() && !unnamedFailure) {
+    if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
-        if (entry.seenInResponse != sequence) {
+        if (entry.seenInResponse == sequence) {
+          entry.cancelPendingDeletion(); // it is back: the postponed deletion is off
+        } else if (unnamedFailure) {
+          continue; // absences prove nothing; a postponed deletion keeps waiting
+        } else if (firstOfTypeOnStream) {
+          postponeDeletion(entry);
+        } else {
+          entry.cancelPendingDeletion();
           onAbsentFromStateOfTheWorld(entry, tracker);
         }
       }
@@ -373,6 +383,34 @@ public final class ResourceCache {
     Status error = errorStatus(entry, "INVALID_ARGUMENT: " + entry.lastError);
     entry.lastErrorStatus = error;
     notifyError(entry, error, tracker);
+  }
+
+  /**
+   * A cached name missing from a stream's first response: a control plane that just restarted may
+   * answer before it has its whole state (grpc-java #12663), so the next response of the type
+   * decides. If none comes within the resource timeout the deletion is concluded then, so a
+   * server that never sends another response cannot keep a deleted cluster alive forever.
+   */
+  private <T> void postponeDeletion(ResourceEntry<T> entry) {
+    if (entry.value == null || entry.pendingDeletionTimer != null) {
+      return;
+    }
+    log.debug(
+        "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
+        entry.type.shortName(),
+        entry.name);
+    entry.pendingDeletionTimer =
+        syncContext.schedule(
+            () -> {
+              entry.pendingDeletionTimer = null;
+              if (entry.value != null) {
+                onAbsentFromStateOfTheWorld(entry, null);
+                listener.stateChanged();
+              }
+            },
+            resourceTimeout.toNanos(),
+            TimeUnit.NANOSECONDS,
+            scheduler);
   }
 
   private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
@@ -442,6 +480,7 @@ public final class ResourceCache {
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
+        entry.cancelPendingDeletion();
         entry.cancelRetentionTimer();
         for (WatcherRegistration<?> w : entry.watchers) {
           w.cancel();
