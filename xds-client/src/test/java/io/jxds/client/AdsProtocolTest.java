@@ -513,6 +513,20 @@ class AdsProtocolTest {
   }
 
   @Test
+  void subscribingAnotherNameDoesNotRearmTheTimerOfANackedName() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", invalidCluster("a")));
+    watchCluster("b"); // a new request for the type goes out on the ready stream
+    RecordingWatcher<TestCluster> second = watchCluster("a");
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Error.class);
+    assertThat(second.events()).hasSize(1).first().isInstanceOf(Error.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.NACKED);
+  }
+
+  @Test
   void cancelStopsTheTimer() {
     newClient();
     RecordingWatcher<TestCluster> a = new RecordingWatcher<>();

@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *       its whole state yet; the next response decides, or the resource timeout if no response
  *       of the type comes).
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
- *       for watched names without a result; stopped by data, error, last cancel or stream close.
+ *       for watched names without a result (a value, an absence or a NACK); stopped by data, error, last cancel or stream close.
  *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
  *       time, then leaves the cache and the wire.
  * </ul>
@@ -201,7 +201,12 @@ public final class ResourceCache {
   }
 
   private void startTimer(ResourceEntry<?> entry) {
-    if (entry.hasResult() || entry.doesNotExistTimer != null || entry.watchers.isEmpty()) {
+    // Only names still waiting for their first answer: a NACKed name got one (its error), and
+    // subscribing another name of the type must not later tell its watchers it does not exist.
+    if (entry.hasResult()
+        || entry.state == ResourceState.NACKED
+        || entry.doesNotExistTimer != null
+        || entry.watchers.isEmpty()) {
       return;
     }
     entry.doesNotExistTimer =
