@@ -803,6 +803,20 @@ class AdsProtocolTest {
   }
 
   @Test
+  void cancellingAWatcherWhoseExecutorDropsTasksReleasesTheStream() {
+    newClient();
+    WatchHandle h = client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), r -> {}); // drops every task
+    RecordingWatcher<TestCluster> b = watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "eds-a"), cluster("b")));
+    assertThat(b.events()).hasSize(1);
+    assertThat(call.requested).isEqualTo(1); // a's callbacks never ran
+    h.cancel();
+    assertThat(call.requested).isEqualTo(3); // both responses' counts released
+  }
+
+  @Test
   void rejectingExecutorDoesNotStallTheStream() {
     newClient();
     client.watch(
