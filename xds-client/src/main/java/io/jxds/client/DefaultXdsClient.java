@@ -93,6 +93,11 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
               public void stateChanged() {
                 publishStatus();
               }
+
+              @Override
+              public void publishStatusNow() {
+                rebuildStatus();
+              }
             });
     this.controller =
         new AdsStreamController(
@@ -192,10 +197,15 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     syncContext.execute(
         () -> {
           statusRebuildQueued = false;
-          if (!closed.get()) {
-            status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
-          }
+          rebuildStatus();
         });
+  }
+
+  // Cheap when few resources changed: the cache reuses each unchanged type's status list.
+  private void rebuildStatus() {
+    if (!closed.get()) {
+      status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
+    }
   }
 
   /** A watcher's identity for one resource: the same object may watch many resources. */

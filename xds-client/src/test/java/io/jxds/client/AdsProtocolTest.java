@@ -883,4 +883,35 @@ class AdsProtocolTest {
     transport.last().ready().respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     assertThat(seen).hasSize(1);
   }
+
+  @Test
+  void statusReadInACallbackShowsTheChangeTheCallbackIsAbout() {
+    newClient();
+    List<ResourceStatus> seen = new ArrayList<>();
+    client.watch(
+        TestTypes.CLUSTER,
+        "a",
+        new RecordingWatcher<>() {
+          @Override
+          public synchronized void onUpdate(TestCluster value) {
+            seen.add(status(CLUSTER_TYPE_URL, "a"));
+          }
+
+          @Override
+          public synchronized void onResourceDoesNotExist(String name) {
+            seen.add(status(CLUSTER_TYPE_URL, "a"));
+          }
+        },
+        DIRECT);
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "eds-a")));
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3"));
+    assertThat(seen).extracting(ResourceStatus::state, ResourceStatus::version)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(ResourceState.ACKED, "1"),
+            org.assertj.core.groups.Tuple.tuple(ResourceState.ACKED, "2"),
+            org.assertj.core.groups.Tuple.tuple(ResourceState.DOES_NOT_EXIST, "2"));
+    assertThat(client.status().connected()).isTrue();
+  }
 }

@@ -7,6 +7,7 @@ import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceWatcher;
 import io.jxds.api.UnpackedResource;
 import io.jxds.api.decode.XdsResourceException;
 import java.time.Clock;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,8 +58,21 @@ public final class ResourceCache {
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
 
-    /** Something visible in {@code status()} changed. */
+    /** Something visible in {@code status()} changed; the new snapshot may come a little later. */
     void stateChanged();
+
+    /**
+     * Something visible in {@code status()} changed and watcher callbacks about it are about to be
+     * handed out: publish the new snapshot now, so a callback reading {@code status()} sees it.
+     */
+    void publishStatusNow();
+  }
+
+  /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
+  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+    void deliver() {
+      registration.deliver(action, tracker);
+    }
   }
 
   private final String nodeId;
@@ -70,6 +85,8 @@ public final class ResourceCache {
   private final Listener listener;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   private long responseSequence;
+  /** Callbacks of the operation in progress; see {@link #dispatch()}. */
+  private List<Pending<?>> pending = new ArrayList<>();
   private boolean shutdown;
 
   public ResourceCache(
@@ -107,13 +124,13 @@ public final class ResourceCache {
     entry.watchers.add(registration);
     if (entry.value != null) {
       T value = entry.value;
-      registration.deliver(w -> w.onUpdate(value), null);
+      deliver(registration, w -> w.onUpdate(value), null);
     } else if (entry.absent) {
       String n = entry.name;
-      registration.deliver(w -> w.onResourceDoesNotExist(n), null);
+      deliver(registration, w -> w.onResourceDoesNotExist(n), null);
     } else if (entry.lastErrorStatus != null) {
       Status error = entry.lastErrorStatus;
-      registration.deliver(w -> w.onError(error), null);
+      deliver(registration, w -> w.onError(error), null);
     }
     if (created) {
       listener.subscriptionsChanged(type.typeUrl());
@@ -121,7 +138,7 @@ public final class ResourceCache {
       // Already on the wire: only the timer may be missing (it stops when the last watcher leaves).
       startTimer(entry);
     }
-    listener.stateChanged();
+    dispatch();
   }
 
   /** Removes a watcher; the last one leaving starts the retention time. */
@@ -225,7 +242,7 @@ public final class ResourceCache {
         entry.name,
         resourceTimeout);
     markAbsent(entry, "not received within " + resourceTimeout, null);
-    listener.stateChanged();
+    dispatch();
   }
 
   /** The stream closed: no timer may run while nothing can answer (gRFC A57). */
@@ -257,7 +274,7 @@ public final class ResourceCache {
         notifyError(entry, error, null);
       }
     }
-    listener.stateChanged();
+    dispatch();
   }
 
   /**
@@ -277,7 +294,7 @@ public final class ResourceCache {
       return null;
     }
     ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
-    listener.stateChanged();
+    dispatch();
     return outcome;
   }
 
@@ -373,7 +390,7 @@ public final class ResourceCache {
     }
     if (changed) {
       for (WatcherRegistration<T> w : entry.watchers) {
-        w.deliver(watcher -> watcher.onUpdate(value), tracker);
+        deliver(w, watcher -> watcher.onUpdate(value), tracker);
       }
     }
   }
@@ -410,7 +427,7 @@ public final class ResourceCache {
               entry.pendingDeletionTimer = null;
               if (entry.value != null) {
                 onAbsentFromStateOfTheWorld(entry, null);
-                listener.stateChanged();
+                dispatch();
               }
             },
             resourceTimeout.toNanos(),
@@ -447,13 +464,39 @@ public final class ResourceCache {
     entry.invalidateStatus();
     String name = entry.name;
     for (WatcherRegistration<T> w : entry.watchers) {
-      w.deliver(watcher -> watcher.onResourceDoesNotExist(name), tracker);
+      deliver(w, watcher -> watcher.onResourceDoesNotExist(name), tracker);
     }
   }
 
-  private static <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
+  private <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
     for (WatcherRegistration<T> w : entry.watchers) {
-      w.deliver(watcher -> watcher.onError(error), tracker);
+      deliver(w, watcher -> watcher.onError(error), tracker);
+    }
+  }
+
+  /**
+   * Queues a callback of the operation in progress. Its tracker count starts when {@link
+   * #dispatch()} hands it out; until then the response handler's own count holds the tracker.
+   */
+  private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+    pending.add(new Pending<>(w, action, tracker));
+  }
+
+  /**
+   * Ends an operation (a response, a timer, a stream failure, a new watcher): the status snapshot
+   * is rebuilt first when callbacks follow, once per operation, so a callback that reads {@code
+   * status()} sees the change it is told about; without callbacks the rebuild is coalesced.
+   */
+  private void dispatch() {
+    if (pending.isEmpty()) {
+      listener.stateChanged();
+      return;
+    }
+    listener.publishStatusNow();
+    List<Pending<?>> out = pending;
+    pending = new ArrayList<>();
+    for (Pending<?> p : out) {
+      p.deliver();
     }
   }
 
