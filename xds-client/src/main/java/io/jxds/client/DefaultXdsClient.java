@@ -137,6 +137,12 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
       throw new IllegalArgumentException(
           "watcher " + watcher + " already watches " + type.shortName() + " resource \"" + name + "\"");
     }
+    if (closed.get()) {
+      // close() ran since the check above and may have missed this registration in its sweep.
+      registration.cancel();
+      registrations.remove(key, registration);
+      throw new IllegalStateException("xDS client is closed");
+    }
     syncContext.execute(() -> cache.addWatcher(type, name, registration));
     return () -> {
       if (registration.cancel()) {
@@ -181,6 +187,11 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             ownedScheduler.shutdownNow();
           }
         });
+  }
+
+  /** Registered watchers not yet cancelled through their handle; for tests. */
+  int registrationCount() {
+    return registrations.size();
   }
 
   /** Whether {@link #close()} was called. */

@@ -785,6 +785,37 @@ class AdsProtocolTest {
   }
 
   @Test
+  void watchRacingCloseEitherThrowsOrIsSweptByClose() throws Exception {
+    for (int round = 0; round < 200; round++) {
+      DefaultXdsClient c = newClient();
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+      Thread watching =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < 50; i++) {
+                    c.watch(TestTypes.CLUSTER, "c" + i, new RecordingWatcher<>(), DIRECT);
+                  }
+                } catch (IllegalStateException expected) {
+                  // closed
+                } catch (Throwable e) {
+                  failure.set(e);
+                }
+              });
+      watching.start();
+      start.await();
+      c.close();
+      watching.join();
+      assertThat(failure.get()).isNull();
+      // A watch() that returned normally was registered before close() swept; one that came
+      // after must have thrown and left nothing behind.
+      assertThat(c.registrationCount()).as("round %d", round).isZero();
+    }
+  }
+
+  @Test
   void watcherThatThrowsDoesNotStallTheStream() {
     newClient();
     client.watch(
