@@ -93,6 +93,11 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
               public void stateChanged() {
                 publishStatus();
               }
+
+              @Override
+              public void publishStatusNow() {
+                rebuildStatus();
+              }
             });
     this.controller =
         new AdsStreamController(
@@ -131,6 +136,12 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     if (registrations.putIfAbsent(key, registration) != null) {
       throw new IllegalArgumentException(
           "watcher " + watcher + " already watches " + type.shortName() + " resource \"" + name + "\"");
+    }
+    if (closed.get()) {
+      // close() ran since the check above and may have missed this registration in its sweep.
+      registration.cancel();
+      registrations.remove(key, registration);
+      throw new IllegalStateException("xDS client is closed");
     }
     syncContext.execute(() -> cache.addWatcher(type, name, registration));
     return () -> {
@@ -178,6 +189,11 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
         });
   }
 
+  /** Registered watchers not yet cancelled through their handle; for tests. */
+  int registrationCount() {
+    return registrations.size();
+  }
+
   /** Whether {@link #close()} was called. */
   public boolean isClosed() {
     return closed.get();
@@ -192,10 +208,15 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     syncContext.execute(
         () -> {
           statusRebuildQueued = false;
-          if (!closed.get()) {
-            status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
-          }
+          rebuildStatus();
         });
+  }
+
+  // Cheap when few resources changed: the cache reuses each unchanged type's status list.
+  private void rebuildStatus() {
+    if (!closed.get()) {
+      status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
+    }
   }
 
   /** A watcher's identity for one resource: the same object may watch many resources. */

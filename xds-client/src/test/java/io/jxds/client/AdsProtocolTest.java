@@ -368,6 +368,55 @@ class AdsProtocolTest {
   }
 
   @Test
+  void deletionPostponedByAFirstResponseIsConcludedAfterTheResourceTimeoutWhenNoResponseFollows() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    assertThat(second.lastRequest().getVersionInfo()).isEqualTo("2"); // ACKed
+    clock.forwardTime(14_999, TimeUnit.MILLISECONDS);
+    assertThat(a.events()).hasSize(1);
+    clock.forwardTime(1, TimeUnit.MILLISECONDS);
+    assertThat(a.last()).isEqualTo(new DoesNotExist("a"));
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+  }
+
+  @Test
+  void postponedDeletionIsClearedByAResponseCarryingTheName() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    second.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.ACKED);
+  }
+
+  @Test
+  void postponedDeletionAfterTheTimeoutKeepsTheClusterWithIgnoreResourceDeletion() {
+    newClient(b -> b.ignoreResourceDeletion(true));
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    ScriptedCall second = transport.last().ready();
+    second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.ACKED);
+  }
+
+  @Test
   void responseWithAnUnreadableResourceDeletesNothing() {
     newClient();
     RecordingWatcher<TestCluster> a = watchCluster("a");
@@ -461,6 +510,20 @@ class AdsProtocolTest {
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", invalidCluster("a")));
     clock.forwardTime(60, TimeUnit.SECONDS);
     assertThat(a.events()).hasSize(1).first().isInstanceOf(Error.class);
+  }
+
+  @Test
+  void subscribingAnotherNameDoesNotRearmTheTimerOfANackedName() {
+    newClient();
+    RecordingWatcher<TestCluster> a = watchCluster("a");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", invalidCluster("a")));
+    watchCluster("b"); // a new request for the type goes out on the ready stream
+    RecordingWatcher<TestCluster> second = watchCluster("a");
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(a.events()).hasSize(1).first().isInstanceOf(Error.class);
+    assertThat(second.events()).hasSize(1).first().isInstanceOf(Error.class);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.NACKED);
   }
 
   @Test
@@ -722,6 +785,37 @@ class AdsProtocolTest {
   }
 
   @Test
+  void watchRacingCloseEitherThrowsOrIsSweptByClose() throws Exception {
+    for (int round = 0; round < 200; round++) {
+      DefaultXdsClient c = newClient();
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+      Thread watching =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < 50; i++) {
+                    c.watch(TestTypes.CLUSTER, "c" + i, new RecordingWatcher<>(), DIRECT);
+                  }
+                } catch (IllegalStateException expected) {
+                  // closed
+                } catch (Throwable e) {
+                  failure.set(e);
+                }
+              });
+      watching.start();
+      start.await();
+      c.close();
+      watching.join();
+      assertThat(failure.get()).isNull();
+      // A watch() that returned normally was registered before close() swept; one that came
+      // after must have thrown and left nothing behind.
+      assertThat(c.registrationCount()).as("round %d", round).isZero();
+    }
+  }
+
+  @Test
   void watcherThatThrowsDoesNotStallTheStream() {
     newClient();
     client.watch(
@@ -737,6 +831,20 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     assertThat(call.requested).isEqualTo(2);
+  }
+
+  @Test
+  void cancellingAWatcherWhoseExecutorDropsTasksReleasesTheStream() {
+    newClient();
+    WatchHandle h = client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), r -> {}); // drops every task
+    RecordingWatcher<TestCluster> b = watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "eds-a"), cluster("b")));
+    assertThat(b.events()).hasSize(1);
+    assertThat(call.requested).isEqualTo(1); // a's callbacks never ran
+    h.cancel();
+    assertThat(call.requested).isEqualTo(3); // both responses' counts released
   }
 
   @Test
@@ -805,5 +913,36 @@ class AdsProtocolTest {
         DIRECT);
     transport.last().ready().respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     assertThat(seen).hasSize(1);
+  }
+
+  @Test
+  void statusReadInACallbackShowsTheChangeTheCallbackIsAbout() {
+    newClient();
+    List<ResourceStatus> seen = new ArrayList<>();
+    client.watch(
+        TestTypes.CLUSTER,
+        "a",
+        new RecordingWatcher<>() {
+          @Override
+          public synchronized void onUpdate(TestCluster value) {
+            seen.add(status(CLUSTER_TYPE_URL, "a"));
+          }
+
+          @Override
+          public synchronized void onResourceDoesNotExist(String name) {
+            seen.add(status(CLUSTER_TYPE_URL, "a"));
+          }
+        },
+        DIRECT);
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "eds-a")));
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3"));
+    assertThat(seen).extracting(ResourceStatus::state, ResourceStatus::version)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(ResourceState.ACKED, "1"),
+            org.assertj.core.groups.Tuple.tuple(ResourceState.ACKED, "2"),
+            org.assertj.core.groups.Tuple.tuple(ResourceState.DOES_NOT_EXIST, "2"));
+    assertThat(client.status().connected()).isTrue();
   }
 }

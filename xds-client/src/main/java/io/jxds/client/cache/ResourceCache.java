@@ -7,6 +7,7 @@ import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceWatcher;
 import io.jxds.api.UnpackedResource;
 import io.jxds.api.decode.XdsResourceException;
 import java.time.Clock;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +39,10 @@ import org.slf4j.LoggerFactory;
  *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
  *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
  *       or it is the stream's first response of the type (a restarted control plane may not have
- *       its whole state yet; the next response decides).
+ *       its whole state yet; the next response decides, or the resource timeout if no response
+ *       of the type comes).
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
- *       for watched names without a result; stopped by data, error, last cancel or stream close.
+ *       for watched names without a result (a value, an absence or a NACK); stopped by data, error, last cancel or stream close.
  *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
  *       time, then leaves the cache and the wire.
  * </ul>
@@ -55,8 +58,21 @@ public final class ResourceCache {
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
 
-    /** Something visible in {@code status()} changed. */
+    /** Something visible in {@code status()} changed; the new snapshot may come a little later. */
     void stateChanged();
+
+    /**
+     * Something visible in {@code status()} changed and watcher callbacks about it are about to be
+     * handed out: publish the new snapshot now, so a callback reading {@code status()} sees it.
+     */
+    void publishStatusNow();
+  }
+
+  /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
+  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+    void deliver() {
+      registration.deliver(action, tracker);
+    }
   }
 
   private final String nodeId;
@@ -69,6 +85,8 @@ public final class ResourceCache {
   private final Listener listener;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   private long responseSequence;
+  /** Callbacks of the operation in progress; see {@link #dispatch()}. */
+  private List<Pending<?>> pending = new ArrayList<>();
   private boolean shutdown;
 
   public ResourceCache(
@@ -106,13 +124,13 @@ public final class ResourceCache {
     entry.watchers.add(registration);
     if (entry.value != null) {
       T value = entry.value;
-      registration.deliver(w -> w.onUpdate(value), null);
+      deliver(registration, w -> w.onUpdate(value), null);
     } else if (entry.absent) {
       String n = entry.name;
-      registration.deliver(w -> w.onResourceDoesNotExist(n), null);
+      deliver(registration, w -> w.onResourceDoesNotExist(n), null);
     } else if (entry.lastErrorStatus != null) {
       Status error = entry.lastErrorStatus;
-      registration.deliver(w -> w.onError(error), null);
+      deliver(registration, w -> w.onError(error), null);
     }
     if (created) {
       listener.subscriptionsChanged(type.typeUrl());
@@ -120,7 +138,7 @@ public final class ResourceCache {
       // Already on the wire: only the timer may be missing (it stops when the last watcher leaves).
       startTimer(entry);
     }
-    listener.stateChanged();
+    dispatch();
   }
 
   /** Removes a watcher; the last one leaving starts the retention time. */
@@ -154,6 +172,7 @@ public final class ResourceCache {
 
   private void unsubscribe(TypeCache<?> typeCache, ResourceEntry<?> entry) {
     entry.cancelDoesNotExistTimer();
+    entry.cancelPendingDeletion();
     entry.cancelRetentionTimer();
     typeCache.remove(entry);
     if (entry.deletionIgnored) {
@@ -199,7 +218,12 @@ public final class ResourceCache {
   }
 
   private void startTimer(ResourceEntry<?> entry) {
-    if (entry.hasResult() || entry.doesNotExistTimer != null || entry.watchers.isEmpty()) {
+    // Only names still waiting for their first answer: a NACKed name got one (its error), and
+    // subscribing another name of the type must not later tell its watchers it does not exist.
+    if (entry.hasResult()
+        || entry.state == ResourceState.NACKED
+        || entry.doesNotExistTimer != null
+        || entry.watchers.isEmpty()) {
       return;
     }
     entry.doesNotExistTimer =
@@ -218,7 +242,7 @@ public final class ResourceCache {
         entry.name,
         resourceTimeout);
     markAbsent(entry, "not received within " + resourceTimeout, null);
-    listener.stateChanged();
+    dispatch();
   }
 
   /** The stream closed: no timer may run while nothing can answer (gRFC A57). */
@@ -226,6 +250,8 @@ public final class ResourceCache {
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
+        // The next stream's first response postpones the deletion again if the name is still missing.
+        entry.cancelPendingDeletion();
       }
     }
   }
@@ -248,7 +274,7 @@ public final class ResourceCache {
         notifyError(entry, error, null);
       }
     }
-    listener.stateChanged();
+    dispatch();
   }
 
   /**
@@ -258,7 +284,8 @@ public final class ResourceCache {
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
    *     absence in it deletes nothing (a control plane that just restarted may answer before it
-   *     has its whole state; grpc-java #12663); the next response of the type decides
+   *     has its whole state; grpc-java #12663); the next response of the type decides, or the
+   *     resource timeout when none comes
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
@@ -267,7 +294,7 @@ public final class ResourceCache {
       return null;
     }
     ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
-    listener.stateChanged();
+    dispatch();
     return outcome;
   }
 
@@ -319,11 +346,16 @@ public final class ResourceCache {
       }
       accept(entry, value, version, now, tracker);
     }
-    if (t.type.absenceMeansDeletion() && firstOfTypeOnStream) {
-      log.debug("{}: first response on a new stream; absent names are not deleted yet", t.type.shortName());
-    } else if (t.type.absenceMeansDeletion() && !unnamedFailure) {
+    if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
-        if (entry.seenInResponse != sequence) {
+        if (entry.seenInResponse == sequence) {
+          entry.cancelPendingDeletion(); // it is back: the postponed deletion is off
+        } else if (unnamedFailure) {
+          continue; // absences prove nothing; a postponed deletion keeps waiting
+        } else if (firstOfTypeOnStream) {
+          postponeDeletion(entry);
+        } else {
+          entry.cancelPendingDeletion();
           onAbsentFromStateOfTheWorld(entry, tracker);
         }
       }
@@ -358,7 +390,7 @@ public final class ResourceCache {
     }
     if (changed) {
       for (WatcherRegistration<T> w : entry.watchers) {
-        w.deliver(watcher -> watcher.onUpdate(value), tracker);
+        deliver(w, watcher -> watcher.onUpdate(value), tracker);
       }
     }
   }
@@ -373,6 +405,34 @@ public final class ResourceCache {
     Status error = errorStatus(entry, "INVALID_ARGUMENT: " + entry.lastError);
     entry.lastErrorStatus = error;
     notifyError(entry, error, tracker);
+  }
+
+  /**
+   * A cached name missing from a stream's first response: a control plane that just restarted may
+   * answer before it has its whole state (grpc-java #12663), so the next response of the type
+   * decides. If none comes within the resource timeout the deletion is concluded then, so a
+   * server that never sends another response cannot keep a deleted cluster alive forever.
+   */
+  private <T> void postponeDeletion(ResourceEntry<T> entry) {
+    if (entry.value == null || entry.pendingDeletionTimer != null) {
+      return;
+    }
+    log.debug(
+        "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
+        entry.type.shortName(),
+        entry.name);
+    entry.pendingDeletionTimer =
+        syncContext.schedule(
+            () -> {
+              entry.pendingDeletionTimer = null;
+              if (entry.value != null) {
+                onAbsentFromStateOfTheWorld(entry, null);
+                dispatch();
+              }
+            },
+            resourceTimeout.toNanos(),
+            TimeUnit.NANOSECONDS,
+            scheduler);
   }
 
   private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
@@ -404,13 +464,39 @@ public final class ResourceCache {
     entry.invalidateStatus();
     String name = entry.name;
     for (WatcherRegistration<T> w : entry.watchers) {
-      w.deliver(watcher -> watcher.onResourceDoesNotExist(name), tracker);
+      deliver(w, watcher -> watcher.onResourceDoesNotExist(name), tracker);
     }
   }
 
-  private static <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
+  private <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
     for (WatcherRegistration<T> w : entry.watchers) {
-      w.deliver(watcher -> watcher.onError(error), tracker);
+      deliver(w, watcher -> watcher.onError(error), tracker);
+    }
+  }
+
+  /**
+   * Queues a callback of the operation in progress. Its tracker count starts when {@link
+   * #dispatch()} hands it out; until then the response handler's own count holds the tracker.
+   */
+  private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+    pending.add(new Pending<>(w, action, tracker));
+  }
+
+  /**
+   * Ends an operation (a response, a timer, a stream failure, a new watcher): the status snapshot
+   * is rebuilt first when callbacks follow, once per operation, so a callback that reads {@code
+   * status()} sees the change it is told about; without callbacks the rebuild is coalesced.
+   */
+  private void dispatch() {
+    if (pending.isEmpty()) {
+      listener.stateChanged();
+      return;
+    }
+    listener.publishStatusNow();
+    List<Pending<?>> out = pending;
+    pending = new ArrayList<>();
+    for (Pending<?> p : out) {
+      p.deliver();
     }
   }
 
@@ -442,6 +528,7 @@ public final class ResourceCache {
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
+        entry.cancelPendingDeletion();
         entry.cancelRetentionTimer();
         for (WatcherRegistration<?> w : entry.watchers) {
           w.cancel();

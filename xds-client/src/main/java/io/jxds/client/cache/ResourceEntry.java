@@ -30,6 +30,12 @@ final class ResourceEntry<T> {
   Status lastErrorStatus;
   ScheduledHandle doesNotExistTimer;
   ScheduledHandle retentionTimer;
+  /**
+   * Set when the cached value was missing from a stream's first state-of-the-world response: the
+   * deletion is postponed, not dropped. The next response of the type decides; if none comes
+   * within the resource timeout this timer concludes the deletion.
+   */
+  ScheduledHandle pendingDeletionTimer;
   /** gRFC A53: a deletion was ignored and not yet followed by the resource coming back. */
   boolean deletionIgnored;
   /** The response sequence number in which the resource last appeared (for SotW absence). */
@@ -58,6 +64,13 @@ final class ResourceEntry<T> {
     if (doesNotExistTimer != null) {
       doesNotExistTimer.cancel();
       doesNotExistTimer = null;
+    }
+  }
+
+  void cancelPendingDeletion() {
+    if (pendingDeletionTimer != null) {
+      pendingDeletionTimer.cancel();
+      pendingDeletionTimer = null;
     }
   }
 

@@ -51,15 +51,41 @@ public final class WatcherRegistration<T> {
   /** Callbacks in {@link #queue}. */
   @SuppressWarnings("unused") // through QUEUED
   private volatile int queued;
+  /**
+   * The last callback handed straight to the executor (the idle fast path); {@link #cancel()}
+   * releases it in case the executor never runs it. Cleared once it ran.
+   */
+  private volatile Callback<T> direct;
 
   public WatcherRegistration(ResourceWatcher<T> watcher, Executor executor) {
     this.watcher = Objects.requireNonNull(watcher, "watcher");
     this.executor = Objects.requireNonNull(executor, "executor");
   }
 
-  /** Stops callbacks. Returns true the first time only. */
+  /**
+   * Stops callbacks. Returns true the first time only. Callbacks handed out but not yet run end
+   * their flow-control count now: an executor that drops tasks after the application cancelled
+   * (one it shut down, say) would otherwise hold the ADS stream's next response back forever.
+   */
   public boolean cancel() {
-    return CANCELLED.compareAndSet(this, false, true);
+    if (!CANCELLED.compareAndSet(this, false, true)) {
+      return false;
+    }
+    Callback<T> d = direct;
+    if (d != null) {
+      d.release();
+    }
+    releaseQueued();
+    return true;
+  }
+
+  /** Drops every queued callback, ending its count (each callback ends it at most once). */
+  private void releaseQueued() {
+    Callback<T> c;
+    while ((c = queue.poll()) != null) {
+      QUEUED.getAndAdd(this, -1);
+      c.release();
+    }
   }
 
   public boolean isCancelled() {
@@ -85,13 +111,21 @@ public final class WatcherRegistration<T> {
     // Nothing queued and no drain running: nothing older can be overtaken, so skip the queue.
     // (Only this method adds to the queue, and only one thread runs it at a time.)
     if (queued == 0 && SCHEDULED.compareAndSet(this, false, true)) {
+      if (tracker != null) {
+        direct = callback;
+      }
       execute(callback);
-      return;
+    } else {
+      QUEUED.getAndAdd(this, 1);
+      queue.add(callback);
+      if (SCHEDULED.compareAndSet(this, false, true)) {
+        execute(drainTask);
+      }
     }
-    QUEUED.getAndAdd(this, 1);
-    queue.add(callback);
-    if (SCHEDULED.compareAndSet(this, false, true)) {
-      execute(drainTask);
+    if (cancelled) {
+      // cancel() ran on another thread meanwhile and may have missed this one.
+      callback.release();
+      releaseQueued();
     }
   }
 
@@ -104,11 +138,7 @@ public final class WatcherRegistration<T> {
       if (task instanceof Callback<?> c) {
         c.release();
       }
-      Callback<T> c;
-      while ((c = queue.poll()) != null) {
-        QUEUED.getAndAdd(this, -1);
-        c.release();
-      }
+      releaseQueued();
       scheduled = false;
     }
   }
@@ -117,6 +147,9 @@ public final class WatcherRegistration<T> {
     try {
       if (first != null) {
         first.invoke();
+        if (direct == first) {
+          direct = null; // do not keep its value reachable
+        }
       }
       while (queued > 0) {
         Callback<T> c = queue.poll();
@@ -135,9 +168,22 @@ public final class WatcherRegistration<T> {
   }
 
   private static final class Callback<T> implements Runnable {
+    private static final VarHandle RELEASED;
+
+    static {
+      try {
+        RELEASED = MethodHandles.lookup().findVarHandle(Callback.class, "released", boolean.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     private final WatcherRegistration<T> owner;
     private final Consumer<ResourceWatcher<T>> action;
     private final CallbackTracker tracker;
+    /** The tracker count was ended: by running, by cancel() or by a rejecting executor. */
+    @SuppressWarnings("unused") // through RELEASED
+    private volatile boolean released;
 
     Callback(WatcherRegistration<T> owner, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
       this.owner = owner;
@@ -163,8 +209,9 @@ public final class WatcherRegistration<T> {
       }
     }
 
+    /** Ends this callback's flow-control count, once however many paths get here. */
     void release() {
-      if (tracker != null) {
+      if (tracker != null && RELEASED.compareAndSet(this, false, true)) {
         tracker.end();
       }
     }

@@ -85,4 +85,27 @@ class WatcherRegistrationTest {
     assertThat(watcher.seen).isEmpty();
     assertThat(done.get()).isEqualTo(1);
   }
+
+  @Test
+  void cancelReleasesCallbacksAnExecutorDroppedAndEachOnlyOnce() {
+    List<Runnable> dropped = new ArrayList<>();
+    Ordered watcher = new Ordered();
+    WatcherRegistration<Integer> r = new WatcherRegistration<>(watcher, dropped::add);
+    AtomicInteger done = new AtomicInteger();
+    CallbackTracker first = new CallbackTracker(done::incrementAndGet);
+    r.deliver(w -> w.onUpdate(1), first); // fast path: handed to the executor
+    r.deliver(w -> w.onUpdate(2), first); // queued behind it
+    first.finish();
+    CallbackTracker second = new CallbackTracker(done::incrementAndGet);
+    r.deliver(w -> w.onUpdate(3), second);
+    second.finish();
+    assertThat(done.get()).isZero();
+
+    r.cancel();
+    assertThat(done.get()).isEqualTo(2);
+    dropped.forEach(Runnable::run); // a late run must not end any count twice
+    r.cancel();
+    assertThat(done.get()).isEqualTo(2);
+    assertThat(watcher.seen).isEmpty();
+  }
 }
