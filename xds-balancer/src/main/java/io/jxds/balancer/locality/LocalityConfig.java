@@ -26,14 +26,4 @@ public record LocalityConfig(LocalityId id, long weight, List<Endpoint> endpoint
   public static LocalityConfig from(Locality locality) {
     return new LocalityConfig(locality.id(), locality.weight(), locality.endpoints());
   }
-
-  /** Whether at least one endpoint may take traffic. */
-  public boolean hasUsableEndpoint() {
-    for (Endpoint e : endpoints) {
-      if (e.health().isUsable()) {
-        return true;
-      }
-    }
-    return false;
-  }
 }
