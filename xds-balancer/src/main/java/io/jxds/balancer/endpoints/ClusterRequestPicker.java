@@ -4,12 +4,15 @@ import io.grpc.Attributes;
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.util.ForwardingClientStreamTracer;
 import io.jxds.api.model.DropOverload;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
@@ -40,6 +43,7 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final PickResult overLimit;
   private final AtomicLong circuitBreakerDrops;
   private final RandomGenerator random;
+  private final ConcurrentMap<Subchannel, PickResult> admittedBySubchannel = new ConcurrentHashMap<>();
 
   ClusterRequestPicker(
       String cluster,
@@ -85,10 +89,19 @@ final class ClusterRequestPicker extends SubchannelPicker {
       circuitBreakerDrops.incrementAndGet();
       return overLimit;
     }
-    ClientStreamTracer.Factory counting = inFlight.tracerFactory();
     ClientStreamTracer.Factory childTracer = picked.getStreamTracerFactory();
-    return PickResult.withSubchannel(
-        picked.getSubchannel(), childTracer == null ? counting : new BothTracers(childTracer, counting));
+    if (childTracer != null) {
+      return PickResult.withSubchannel(
+          picked.getSubchannel(), new BothTracers(childTracer, inFlight.tracerFactory()));
+    }
+    // The usual case: one result per subchannel, made on its first pick, so a pick allocates
+    // nothing (the picker lives until the next state change, and its subchannels are fixed).
+    PickResult admitted = admittedBySubchannel.get(picked.getSubchannel());
+    if (admitted == null) {
+      admitted = admittedBySubchannel.computeIfAbsent(
+          picked.getSubchannel(), sc -> PickResult.withSubchannel(sc, inFlight.tracerFactory()));
+    }
+    return admitted;
   }
 
   @Override

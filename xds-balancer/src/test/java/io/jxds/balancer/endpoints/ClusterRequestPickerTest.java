@@ -116,6 +116,19 @@ class ClusterRequestPickerTest {
   }
 
   @Test
+  void admittedPicksOfOneSubchannelShareOneResult() {
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1));
+
+    PickResult first = picker.pickSubchannel(args);
+
+    // No allocation per pick: the same admitted result, tracer included, every time.
+    assertThat(picker.pickSubchannel(args)).isSameAs(first);
+    assertThat(first.getSubchannel()).isSameAs(subchannel);
+    assertThat(first.getStreamTracerFactory()).isNotNull();
+  }
+
+  @Test
   void pickThatNeverBecomesAStreamIsNotCounted() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
