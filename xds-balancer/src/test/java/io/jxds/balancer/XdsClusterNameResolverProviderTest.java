@@ -10,6 +10,7 @@ import io.grpc.SynchronizationContext;
 import io.jxds.balancer.cluster.ClusterPolicyConfig;
 import io.jxds.balancer.cluster.ClusterPolicyConfigParser;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,6 +39,32 @@ class XdsClusterNameResolverProviderTest {
     assertThat(result.get().getAddressesOrError().getValue()).isEmpty();
     assertThat(result.get().getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
     assertThat(resolver.getServiceAuthority()).isEqualTo("payments");
+  }
+
+  @Test
+  void refreshDeliversTheConfigAgainSoTheBalancerCanRetry() {
+    List<NameResolver.ResolutionResult> results = new ArrayList<>();
+    NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+    resolver.start(new NameResolver.Listener2() {
+      @Override
+      public void onResult(NameResolver.ResolutionResult r) {
+        results.add(r);
+      }
+
+      @Override
+      public void onError(Status error) {
+        throw new AssertionError(error.toString());
+      }
+    });
+
+    resolver.refresh();
+    resolver.refresh();
+    resolver.shutdown();
+    resolver.refresh();
+
+    assertThat(results).hasSize(3);
+    assertThat(results.get(2).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(results.get(2).getAddressesOrError().getValue()).isEmpty();
   }
 
   @Test

@@ -315,6 +315,24 @@ class XdsClusterEndToEndTest {
   }
 
   @Test
+  void channelCreatedBeforeItsBootstrapRoutesOnceTheBootstrapAppears() throws Exception {
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    Status status = Backends.failure(channel);
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments", "jxds.bootstrap", "GRPC_XDS_BOOTSTRAP");
+
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
+
+    // No enterIdle(): the channel's own re-resolution (with backoff, first after about 1 s)
+    // must find the bootstrap.
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
   void badBootstrapFailsRpcsNamingTheSourceAndField() throws Exception {
     System.setProperty(BOOTSTRAP_PROPERTY, "{\"xds_servers\": [], \"node\": {\"id\": \"n\"}}");
     ManagedChannel channel = channel();
