@@ -131,7 +131,7 @@ class XdsClusterEndToEndTest {
     y.releaseHeld(y.heldStreams());
     awaitSize(closed, held.size());
     assertThat(closed).allMatch(Status::isOk);
-    // grpc-java closes a removed subchannel's connection a few seconds later (PITFALLS.md).
+    // grpc-java closes a removed subchannel's connection a few seconds later.
     awaitTrue(() -> x.connectionsClosed() == x.connectionsOpened(), 15_000, "x's connection closes");
   }
 
