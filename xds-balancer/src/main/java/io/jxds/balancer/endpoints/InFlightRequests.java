@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Counted always, whether or not load reporting is on (grpc-java counts only with LRS): up
  * in the stream tracer's {@code streamCreated}, down in its {@code streamClosed}, whatever the
- * outcome. A pick that never becomes a stream (deadline
- * passed, call cancelled before the transport) never counts.
+ * outcome. A pick that never becomes a stream (deadline passed, call cancelled before the
+ * transport) never counts.
  *
  * <p>Entries live as long as the process: there is one per distinct cluster a process has ever
  * used, a few hundred bytes each.
