@@ -13,7 +13,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class XdsClusterNameResolverProviderTest {
@@ -21,30 +20,33 @@ class XdsClusterNameResolverProviderTest {
 
   @Test
   void resolvesToNoAddressesAndTheXdsClusterConfig() {
-    AtomicReference<NameResolver.ResolutionResult> result = new AtomicReference<>();
     NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+    List<NameResolver.ResolutionResult> results = startCollecting(resolver);
 
-    resolver.start(new NameResolver.Listener2() {
-      @Override
-      public void onResult(NameResolver.ResolutionResult r) {
-        result.set(r);
-      }
-
-      @Override
-      public void onError(Status error) {
-        throw new AssertionError(error.toString());
-      }
-    });
-
-    assertThat(result.get().getAddressesOrError().getValue()).isEmpty();
-    assertThat(result.get().getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).getAddressesOrError().getValue()).isEmpty();
+    assertThat(results.get(0).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
     assertThat(resolver.getServiceAuthority()).isEqualTo("payments");
   }
 
   @Test
   void refreshDeliversTheConfigAgainSoTheBalancerCanRetry() {
-    List<NameResolver.ResolutionResult> results = new ArrayList<>();
     NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+    List<NameResolver.ResolutionResult> results = startCollecting(resolver);
+
+    resolver.refresh();
+    resolver.refresh();
+    resolver.shutdown();
+    resolver.refresh();
+
+    assertThat(results).hasSize(3);
+    assertThat(results.get(2).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(results.get(2).getAddressesOrError().getValue()).isEmpty();
+  }
+
+  /** Starts {@code resolver}; the list collects every result it delivers. */
+  private static List<NameResolver.ResolutionResult> startCollecting(NameResolver resolver) {
+    List<NameResolver.ResolutionResult> results = new ArrayList<>();
     resolver.start(new NameResolver.Listener2() {
       @Override
       public void onResult(NameResolver.ResolutionResult r) {
@@ -56,15 +58,7 @@ class XdsClusterNameResolverProviderTest {
         throw new AssertionError(error.toString());
       }
     });
-
-    resolver.refresh();
-    resolver.refresh();
-    resolver.shutdown();
-    resolver.refresh();
-
-    assertThat(results).hasSize(3);
-    assertThat(results.get(2).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
-    assertThat(results.get(2).getAddressesOrError().getValue()).isEmpty();
+    return results;
   }
 
   @Test
