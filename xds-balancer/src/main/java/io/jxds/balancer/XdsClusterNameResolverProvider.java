@@ -56,9 +56,18 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
     return List.of(InetSocketAddress.class);
   }
 
+  /**
+   * Resolves on start and again on every {@link #refresh()}. The result never changes, but the
+   * balancer may have been unable to use it (no bootstrap yet: the xds_cluster policy reads it
+   * when it acquires a client), and a refresh is how the channel retries, with backoff, after the
+   * balancer rejected a result.
+   */
   private static final class XdsClusterNameResolver extends NameResolver {
     private final String cluster;
     private final NameResolver.Args args;
+    private Listener2 listener;
+    private ResolutionResult result;
+    private boolean shutdown;
 
     XdsClusterNameResolver(String cluster, NameResolver.Args args) {
       this.cluster = cluster;
@@ -72,6 +81,7 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
 
     @Override
     public void start(Listener2 listener) {
+      this.listener = listener;
       Map<String, ?> serviceConfig = Map.of(
           "loadBalancingConfig", List.of(Map.of(XdsClusterPolicy.POLICY_NAME, Map.of("cluster", cluster))));
       ConfigOrError parsed = args.getServiceConfigParser().parseServiceConfig(serviceConfig);
@@ -81,13 +91,35 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
         return;
       }
       // No addresses on purpose: the xds_cluster policy finds the endpoints itself.
-      listener.onResult(ResolutionResult.newBuilder()
+      result = ResolutionResult.newBuilder()
           .setAddressesOrError(StatusOr.fromValue(List.of()))
           .setServiceConfig(parsed)
-          .build());
+          .build();
+      deliver();
     }
 
     @Override
-    public void shutdown() {}
+    public void refresh() {
+      if (result != null) {
+        deliver();
+      }
+    }
+
+    /**
+     * Queued rather than called inline, so that the channel sees the result after the call that
+     * asked for it returns; the channel's listener decides on retries from the status it returns.
+     */
+    private void deliver() {
+      args.getSynchronizationContext().execute(() -> {
+        if (!shutdown) {
+          listener.onResult2(result);
+        }
+      });
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
   }
 }

@@ -10,9 +10,9 @@ import io.grpc.SynchronizationContext;
 import io.jxds.balancer.cluster.ClusterPolicyConfig;
 import io.jxds.balancer.cluster.ClusterPolicyConfigParser;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class XdsClusterNameResolverProviderTest {
@@ -20,13 +20,37 @@ class XdsClusterNameResolverProviderTest {
 
   @Test
   void resolvesToNoAddressesAndTheXdsClusterConfig() {
-    AtomicReference<NameResolver.ResolutionResult> result = new AtomicReference<>();
     NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+    List<NameResolver.ResolutionResult> results = startCollecting(resolver);
 
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).getAddressesOrError().getValue()).isEmpty();
+    assertThat(results.get(0).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(resolver.getServiceAuthority()).isEqualTo("payments");
+  }
+
+  @Test
+  void refreshDeliversTheConfigAgainSoTheBalancerCanRetry() {
+    NameResolver resolver = provider.newNameResolver(URI.create("xds-cluster:///payments"), args());
+    List<NameResolver.ResolutionResult> results = startCollecting(resolver);
+
+    resolver.refresh();
+    resolver.refresh();
+    resolver.shutdown();
+    resolver.refresh();
+
+    assertThat(results).hasSize(3);
+    assertThat(results.get(2).getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
+    assertThat(results.get(2).getAddressesOrError().getValue()).isEmpty();
+  }
+
+  /** Starts {@code resolver}; the list collects every result it delivers. */
+  private static List<NameResolver.ResolutionResult> startCollecting(NameResolver resolver) {
+    List<NameResolver.ResolutionResult> results = new ArrayList<>();
     resolver.start(new NameResolver.Listener2() {
       @Override
       public void onResult(NameResolver.ResolutionResult r) {
-        result.set(r);
+        results.add(r);
       }
 
       @Override
@@ -34,10 +58,7 @@ class XdsClusterNameResolverProviderTest {
         throw new AssertionError(error.toString());
       }
     });
-
-    assertThat(result.get().getAddressesOrError().getValue()).isEmpty();
-    assertThat(result.get().getServiceConfig().getConfig()).isEqualTo(ClusterPolicyConfig.forCluster("payments"));
-    assertThat(resolver.getServiceAuthority()).isEqualTo("payments");
+    return results;
   }
 
   @Test

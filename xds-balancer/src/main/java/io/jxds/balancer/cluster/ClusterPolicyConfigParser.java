@@ -7,9 +7,8 @@ import java.util.Map;
 
 /**
  * Parses the JSON object of {@code {"xds_cluster": {...}}}. Every problem is a
- * {@code Status.INVALID_ARGUMENT} that names the field, as DESIGN.md's contract requires. Unknown
- * fields are ignored, as gRPC's own policies ignore them: a newer config may carry knobs that an
- * older jxds does not know.
+ * {@code Status.INVALID_ARGUMENT} that names the field. Unknown fields are ignored, as gRPC's own
+ * policies ignore them: a newer config may carry knobs that an older jxds does not know.
  */
 public final class ClusterPolicyConfigParser {
   private ClusterPolicyConfigParser() {}

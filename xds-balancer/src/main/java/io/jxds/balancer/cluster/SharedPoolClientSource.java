@@ -7,7 +7,7 @@ import io.jxds.client.bootstrap.BootstrapException;
 
 /**
  * Leases clients from {@link XdsClientPool#shared()}, which reads the bootstrap on every
- * acquisition (DESIGN.md): a channel created after the bootstrap changed gets a client for it.
+ * acquisition: a channel created after the bootstrap changed gets a client for it.
  */
 final class SharedPoolClientSource implements PooledClientSource {
   static final SharedPoolClientSource INSTANCE = new SharedPoolClientSource();

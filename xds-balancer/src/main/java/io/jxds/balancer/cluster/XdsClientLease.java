@@ -5,7 +5,7 @@ import io.jxds.api.XdsClient;
 /**
  * An {@link XdsClient} a balancer uses until it shuts down. {@link #release()} hands a pooled
  * client back to its pool; for a client the caller handed in it does nothing, since the caller owns
- * it (DESIGN.md: jxds never closes it).
+ * it: jxds never closes it.
  */
 public interface XdsClientLease {
   XdsClient client();

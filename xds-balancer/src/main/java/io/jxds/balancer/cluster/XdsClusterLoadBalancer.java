@@ -22,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * resolved addresses, the {@link XdsClusterPolicy#XDS_CLIENT_ARG} name-resolver arg, or the shared
  * pool by the bootstrap. Pool clients are released on shutdown (channel idle included: the pool's
  * retention keeps the cache warm for the wake-up); handed-in clients are never closed.
+ *
+ * <p>When no client can be had (no bootstrap yet, or a bad one), RPCs fail with the reason and
+ * the resolved addresses are rejected with it, so that the channel re-resolves with backoff and
+ * the next result looks for the bootstrap again.
  */
 final class XdsClusterLoadBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(XdsClusterLoadBalancer.class);
@@ -33,6 +37,8 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   private final GracefulSwitchLoadBalancer clusters;
   private XdsClientLease lease;
   private ClusterPolicyConfig config;
+  /** The last reason no client could be had, so that retries log and push it once. */
+  private String lastAcquireFailure;
 
   /**
    * @param pool where the client comes from when none is handed in
@@ -61,12 +67,22 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
       } catch (RuntimeException e) {
         // IllegalStateException from the pool names the bootstrap's problem; anything else is
         // reported the same way rather than thrown into the channel's SynchronizationContext.
-        logger.warn("xds_cluster {}: no xDS client: {}", newConfig.cluster(), e.getMessage());
-        helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(
-            Status.UNAVAILABLE.withDescription("cluster " + newConfig.cluster() + ": " + e.getMessage())));
-        // The config is valid; the missing bootstrap is reported to RPCs. The config is not kept,
-        // so that the next resolution (a wake from idle, a re-resolution) tries again.
-        return Status.OK;
+        Status failure =
+            Status.UNAVAILABLE.withDescription("cluster " + newConfig.cluster() + ": " + e.getMessage());
+        if (!failure.getDescription().equals(lastAcquireFailure)) {
+          logger.warn("xds_cluster {}: no xDS client: {}", newConfig.cluster(), e.getMessage());
+          lastAcquireFailure = failure.getDescription();
+          helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(failure));
+        }
+        // RPCs fail with the reason; the non-OK status makes the channel re-resolve with backoff
+        // (the contract of acceptResolvedAddresses' return value), and the next result tries the
+        // bootstrap again, so a bootstrap that appears later is found without the channel going
+        // idle. The config is not kept, so that the retry is not taken for "unchanged".
+        return failure;
+      }
+      if (lastAcquireFailure != null) {
+        logger.info("xds_cluster {}: xDS client acquired", newConfig.cluster());
+        lastAcquireFailure = null;
       }
     }
     if (newConfig.equals(config)) {

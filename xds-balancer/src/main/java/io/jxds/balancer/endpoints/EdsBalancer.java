@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  *       HEALTHY or UNKNOWN endpoint and priorities left empty drop out, the rest keep their order
  *       ({@link PriorityConfig#prioritiesOf}).
  *   <li>No usable endpoint at all: TRANSIENT_FAILURE "cluster X has no usable endpoints", and the
- *       priority tree is closed with its connections (reference §7.7: fail fast, do not keep
- *       routing to endpoints the control plane took away); a later update brings it back.
+ *       priority tree is closed with its connections (fail fast: do not keep routing to
+ *       endpoints the control plane took away); a later update brings it back.
  *   <li>The assignment does not exist: TRANSIENT_FAILURE naming it.
  *   <li>An error before any data: TRANSIENT_FAILURE with it; with data: keep serving.
  * </ul>

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The number of RPC streams open to one (cluster, EDS service name), shared by every channel of
  * the process, for circuit breaking (gRFC A32: {@code max_requests}).
  *
- * <p>Counted always, whether or not load reporting is on (grpc-java counts only with LRS; see
- * reference §4.5): up in the stream tracer's {@code streamCreated}, down in its
- * {@code streamClosed}, whatever the outcome. A pick that never becomes a stream (deadline
- * passed, call cancelled before the transport) never counts.
+ * <p>Counted always, whether or not load reporting is on (grpc-java counts only with LRS): up
+ * in the stream tracer's {@code streamCreated}, down in its {@code streamClosed}, whatever the
+ * outcome. A pick that never becomes a stream (deadline passed, call cancelled before the
+ * transport) never counts.
  *
  * <p>Entries live as long as the process: there is one per distinct cluster a process has ever
  * used, a few hundred bytes each.

@@ -58,7 +58,7 @@ public record PriorityConfig(
   }
 
   /**
-   * The priorities of an EDS update, as grpc-java builds them (reference §4.3): localities grouped
+   * The priorities of an EDS update, as grpc-java builds them: localities grouped
    * by priority in ascending order, localities without a usable endpoint dropped, and priorities
    * left empty removed, the lower ones moving up. An update with no usable endpoint at all gives
    * an empty list, which the balancer reports as TRANSIENT_FAILURE.

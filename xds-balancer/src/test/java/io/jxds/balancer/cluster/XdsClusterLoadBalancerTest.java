@@ -73,13 +73,33 @@ class XdsClusterLoadBalancerTest {
       throw new IllegalStateException("no xDS bootstrap: set GRPC_XDS_BOOTSTRAP or jxds.bootstrap");
     }, TestRandom.seeded(1), TestRandom.seeded(2));
 
-    helper.run(() -> assertThat(noPool.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk()).isTrue());
+    Status[] accepted = new Status[1];
+    helper.run(() -> accepted[0] = noPool.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)));
 
     assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     Status status = helper.pick().getStatus();
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription())
         .isEqualTo("cluster payments: no xDS bootstrap: set GRPC_XDS_BOOTSTRAP or jxds.bootstrap");
+    // Not OK, so that the channel re-resolves with backoff and the bootstrap is looked up again.
+    assertThat(accepted[0].getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(accepted[0].getDescription()).isEqualTo(status.getDescription());
+  }
+
+  @Test
+  void retriesWithoutABootstrapPushTheFailureOnce() {
+    AtomicInteger attempts = new AtomicInteger();
+    XdsClusterLoadBalancer noPool = new XdsClusterLoadBalancer(helper, () -> {
+      attempts.incrementAndGet();
+      throw new IllegalStateException("no xDS bootstrap");
+    }, TestRandom.seeded(1), TestRandom.seeded(2));
+
+    for (int i = 0; i < 3; i++) {
+      helper.run(() -> noPool.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)));
+    }
+
+    assertThat(attempts).hasValue(3);
+    assertThat(helper.updates).hasSize(1);
   }
 
   @Test
@@ -95,7 +115,7 @@ class XdsClusterLoadBalancerTest {
     assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
 
     present.set(true);
-    helper.run(() -> late.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)));
+    helper.run(() -> assertThat(late.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk()).isTrue());
 
     assertThat(pooled.activeWatch(ResourceTypes.CLUSTER, "payments")).isNotNull();
     assertThat(helper.state()).isEqualTo(ConnectivityState.CONNECTING);
@@ -107,7 +127,8 @@ class XdsClusterLoadBalancerTest {
       throw new java.io.UncheckedIOException("channel_creds tls: /nonexistent.pem", new java.io.IOException("gone"));
     }, TestRandom.seeded(1), TestRandom.seeded(2));
 
-    helper.run(() -> assertThat(broken.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk()).isTrue());
+    helper.run(() -> assertThat(broken.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).getCode())
+        .isEqualTo(Status.Code.UNAVAILABLE));
 
     assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     assertThat(helper.pick().getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);

@@ -131,7 +131,7 @@ class XdsClusterEndToEndTest {
     y.releaseHeld(y.heldStreams());
     awaitSize(closed, held.size());
     assertThat(closed).allMatch(Status::isOk);
-    // grpc-java closes a removed subchannel's connection a few seconds later (PITFALLS.md).
+    // grpc-java closes a removed subchannel's connection a few seconds later.
     awaitTrue(() -> x.connectionsClosed() == x.connectionsOpened(), 15_000, "x's connection closes");
   }
 
@@ -312,6 +312,24 @@ class XdsClusterEndToEndTest {
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrap")
         .contains("GRPC_XDS_BOOTSTRAP").contains("XDS_CLIENT_ARG");
+  }
+
+  @Test
+  void channelCreatedBeforeItsBootstrapRoutesOnceTheBootstrapAppears() throws Exception {
+    System.clearProperty(BOOTSTRAP_PROPERTY);
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    Status status = Backends.failure(channel);
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).contains("cluster payments", "jxds.bootstrap", "GRPC_XDS_BOOTSTRAP");
+
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
+
+    // No enterIdle(): the channel's own re-resolution (with backoff, first after about 1 s)
+    // must find the bootstrap.
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test

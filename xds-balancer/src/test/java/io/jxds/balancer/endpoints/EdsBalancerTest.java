@@ -20,6 +20,7 @@ import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
 import io.jxds.balancer.testing.FakeXdsClient;
 import io.jxds.testing.TestRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,8 @@ class EdsBalancerTest {
   private final String cluster = "payments-" + UUID.randomUUID(); // own circuit-breaker counter
   private final EdsBalancer balancer =
       new EdsBalancer(helper, xds, TestRandom.seeded(3), TestRandom.seeded(4));
+  /** Pickers the channel had before the step under test. */
+  private int updatesBefore;
 
   @Test
   void watchesTheEdsServiceNameAndConnectsUsableEndpointsOnly() {
@@ -214,6 +217,82 @@ class EdsBalancerTest {
 
     assertThat(firstWatch("eds").cancelled()).isTrue();
     assertThat(only.isShutdown()).isTrue();
+  }
+
+  // Istio's failover priorities: zone x at priority 0 and again, with other endpoints, at 1.
+  private static final Locality P0_X = locality("x", 0, 1, endpoint(1), endpoint(2));
+  private static final Locality P0_Y = locality("y", 0, 1, endpoint(5));
+  private static final Locality P1_X = locality("x", 1, 1, endpoint(3), endpoint(4));
+  private static final Locality P1_Z = locality("z", 1, 1, endpoint(7));
+
+  @Test
+  void updateOfTheFailedPriorityKeepsTheServingPriorityOfTheSameLocality() {
+    List<FakeSubchannel> serving = failOverToPriorityOne(update(P0_X, P0_Y, P1_X, P1_Z));
+
+    push("eds", update(P0_X, locality("y", 0, 1, endpoint(5), endpoint(6)), P1_X, P1_Z));
+
+    assertKeepsServing(serving);
+  }
+
+  @Test
+  void lowerPriorityWhoseOnlyLocalityIsAlsoAtPriorityZeroKeepsServing() {
+    List<FakeSubchannel> serving = failOverToPriorityOne(update(P0_X, P0_Y, P1_X));
+
+    push("eds", update(P0_X, locality("y", 0, 1, endpoint(5), endpoint(6)), P1_X));
+
+    assertKeepsServing(serving);
+  }
+
+  @Test
+  void failedPriorityMarkedUnhealthyMovesTheServingPriorityUpWithItsConnections() {
+    List<FakeSubchannel> serving = failOverToPriorityOne(update(P0_X, P0_Y, P1_X, P1_Z));
+
+    // The control plane's health checks catch up with priority 0: it drops out, 1 becomes 0.
+    push("eds", update(
+        locality("x", 0, 1, endpoint(1, HealthStatus.UNHEALTHY), endpoint(2, HealthStatus.UNHEALTHY)),
+        locality("y", 0, 1, endpoint(5, HealthStatus.UNHEALTHY)),
+        P1_X, P1_Z));
+
+    assertKeepsServing(serving);
+    assertThat(helper.subchannel(address(1))).isNull();
+  }
+
+  /** Priority 0's endpoints refuse connections, priority 1's are READY and serving. */
+  private List<FakeSubchannel> failOverToPriorityOne(EndpointsUpdate update) {
+    accept(config("eds", 1024));
+    push("eds", update);
+    for (Locality l : update.localities()) {
+      if (l.priority() == 0) {
+        l.endpoints().forEach(e -> helper.subchannel(e.address()).setState(ConnectivityState.TRANSIENT_FAILURE));
+      }
+    }
+    List<FakeSubchannel> serving = new ArrayList<>();
+    for (Locality l : update.localities()) {
+      if (l.priority() == 1) {
+        l.endpoints().forEach(e -> serving.add(helper.subchannel(e.address())));
+      }
+    }
+    assertThat(serving).doesNotContainNull();
+    serving.forEach(s -> s.setState(ConnectivityState.READY));
+    assertThat(helper.state()).isEqualTo(ConnectivityState.READY);
+    assertThat(helper.pickCounts(12).keySet())
+        .containsExactlyInAnyOrderElementsOf(serving.stream().map(FakeSubchannel::address).toList());
+    updatesBefore = helper.updates.size();
+    return serving;
+  }
+
+  private void assertKeepsServing(List<FakeSubchannel> serving) {
+    for (FakeSubchannel s : serving) {
+      assertThat(s.isShutdown()).as("%s shut down", s).isFalse();
+      assertThat(helper.subchannel(s.address())).isSameAs(s);
+    }
+    // No CONNECTING (queuing) picker in between: every picker since serves priority 1.
+    assertThat(helper.updates.subList(updatesBefore, helper.updates.size()))
+        .extracting(FakeHelper.Update::state)
+        .containsOnly(ConnectivityState.READY);
+    assertThat(helper.state()).isEqualTo(ConnectivityState.READY);
+    assertThat(helper.pickCounts(12).keySet())
+        .containsExactlyInAnyOrderElementsOf(serving.stream().map(FakeSubchannel::address).toList());
   }
 
   private EdsConfig config(String edsServiceName, long maxRequests) {
