@@ -331,7 +331,7 @@ public final class ResourceCache {
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
    *     absence in it deletes nothing yet (a control plane that just restarted may answer before
-   *     it has its whole state; grpc-java #12663)
+   *     it has its whole state)
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
@@ -451,7 +451,7 @@ public final class ResourceCache {
 
   /**
    * A cached name missing from a stream's first response: a control plane that just restarted may
-   * answer before it has its whole state (grpc-java #12663), so the deletion waits. It is
+   * answer before it has its whole state, so the deletion waits. It is
    * concluded once the name has been missing for the resource timeout, counted from the first
    * response that lacked it, on whichever stream: by this response if that time is already up
    * (streams recycled faster than the timeout must not keep a deleted cluster forever), else by a
