@@ -160,6 +160,7 @@ class SubscriptionLifecycleIntegrationTest {
     WatchHandle handle = client.watchCluster("a", a, DIRECT);
     client.watchEndpoints("a", aEndpoints, DIRECT);
     Await.until("cluster and endpoints of a", () -> a.updates().size() == 1 && aEndpoints.updates().size() == 1);
+    Await.until("CDS ACK seen by the server", () -> cdsRequests.stream().anyMatch(r -> r.getVersionInfo().equals("1")));
 
     int responsesBefore = cdsResponses.size();
     int requestsBefore = cdsRequests.size();
