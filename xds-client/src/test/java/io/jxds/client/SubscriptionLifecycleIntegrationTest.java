@@ -91,10 +91,15 @@ class SubscriptionLifecycleIntegrationTest {
   }
 
   private DefaultXdsClient newClient(Duration resourceTimeout) {
+    return newClient(resourceTimeout, Duration.ofMinutes(5));
+  }
+
+  private DefaultXdsClient newClient(Duration resourceTimeout, Duration cacheRetention) {
     client =
         XdsClientBuilder.forTarget("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
             .node(Node.newBuilder().setId("app-1").build())
             .resourceTimeout(resourceTimeout)
+            .cacheRetention(cacheRetention)
             .build();
     return client;
   }
@@ -170,19 +175,20 @@ class SubscriptionLifecycleIntegrationTest {
     // SimpleCache answers CDS before EDS: once the EDS version 2 is ACKed, any CDS push was sent.
     Await.until("endpoints version 2", () -> endpointsVersion("a").equals("2"));
 
-    List<DiscoveryResponse> after = cdsResponses.subList(responsesBefore, cdsResponses.size());
+    List<DiscoveryResponse> after = List.copyOf(cdsResponses.subList(responsesBefore, cdsResponses.size()));
+    List<DiscoveryRequest> requestsAfter = List.copyOf(cdsRequests.subList(requestsBefore, cdsRequests.size()));
     // An empty resource_names would read as "every cluster" to SimpleCache (it answers one with
-    // the whole snapshot); the client leaves the last request standing instead, so the server at
-    // most pushes the names of that request, which the client ignores and does not ACK.
+    // the whole snapshot, at once or at its next change). The client sends none: the request for
+    // [a] stands, so the server pushes a alone, and the client ACKs it naming a.
     assertThat(after).allSatisfy(r -> assertThat(names(r)).as("CDS response %s", r.getVersionInfo()).containsOnly("a"));
-    assertThat(cdsRequests.subList(requestsBefore, cdsRequests.size())).isEmpty();
+    assertThat(requestsAfter).allSatisfy(r -> assertThat(r.getResourceNamesList()).containsExactly("a"));
     assertThat(a.events()).hasSize(1);
 
     // The type is still usable: a new cluster is requested alone and answered at once.
     RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
     client.watchCluster("b", b, DIRECT);
     Await.until("cluster b", Duration.ofSeconds(1), () -> b.updates().size() == 1);
-    assertThat(cdsRequests.get(requestsBefore).getResourceNamesList()).containsExactly("b");
+    assertThat(cdsRequests.get(requestsBefore + requestsAfter.size()).getResourceNamesList()).containsExactly("b");
   }
 
   @Test
@@ -212,6 +218,32 @@ class SubscriptionLifecycleIntegrationTest {
         .hasValueSatisfying(e -> assertThat(e).contains("no CDS response").contains("hold back"));
     assertThat(a1.events()).hasSize(1);
     assertThat(cdsRequests.get(cdsRequests.size() - 1).getResourceNamesList()).containsExactly("a", "b");
+  }
+
+  @Test
+  void lastClusterWatchedAgainIsServedCurrentFromItsStandingRequest() throws Exception {
+    startServer(snapshot("1", "a"));
+    newClient(Duration.ofSeconds(15), Duration.ZERO); // nothing is retained off the wire
+    RecordingWatcher<ClusterUpdate> first = new RecordingWatcher<>();
+    WatchHandle handle = client.watchCluster("a", first, DIRECT);
+    Await.until("cluster a", () -> first.updates().size() == 1);
+    handle.cancel(); // nothing sent: the request for [a] stands
+
+    Snapshot changed =
+        Snapshot.create(
+            List.of(XdsResources.cluster("a").edsServiceName("a-v2").build()),
+            List.of(), List.of(), List.of(), List.of(), "2");
+    cache.setSnapshot(GROUP, changed);
+    Await.until("version 2 ACKed naming a", () -> cdsRequests.stream()
+        .anyMatch(r -> r.getVersionInfo().equals("2") && r.getResourceNamesList().equals(List.of("a"))));
+
+    // SimpleCache saw no change of names and will not send a again (the same name at the same
+    // version is nothing new): the client already has it, current.
+    RecordingWatcher<ClusterUpdate> again = new RecordingWatcher<>();
+    client.watchCluster("a", again, DIRECT);
+    Await.until("cluster a again", Duration.ofSeconds(1), () -> again.updates().size() == 1);
+    assertThat(again.updates().get(0).edsServiceName()).isEqualTo("a-v2");
+    assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "a").orElseThrow().version()).isEqualTo("2");
   }
 
   private String endpointsVersion(String name) {

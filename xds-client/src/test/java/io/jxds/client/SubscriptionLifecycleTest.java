@@ -100,7 +100,7 @@ class SubscriptionLifecycleTest {
   }
 
   @Test
-  void lastNameOfATypeLeavingSendsNothingRatherThanAnEmptyList() {
+  void lastNameOfATypeLeavingSendsNothingAndItsStandingRequestIsStillHonoured() {
     WatchHandle a = watchCluster("a", new RecordingWatcher<>());
     client.watch(TestTypes.ENDPOINTS, "e", new RecordingWatcher<TestEndpoints>(), DIRECT);
     ScriptedCall call = transport.last().ready();
@@ -109,20 +109,43 @@ class SubscriptionLifecycleTest {
 
     a.cancel();
 
-    // An empty resource_names reads as a wildcard to some servers: nothing is sent instead.
+    // An empty resource_names reads as a wildcard to some servers: nothing is sent instead, and
+    // the request for [a] stands.
     assertThat(call.sent).hasSize(sent);
-    // What the server still sends for the type is ignored and not ACKed.
+    assertThat(status("a")).isEmpty(); // not watched: not listed
+    // The server still answers it: applied to the held name and ACKed with it (never with an
+    // empty list); names the request never had are ignored.
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "changed"), cluster("x")));
-    assertThat(call.sent).hasSize(sent);
-    assertThat(status("a")).isEmpty();
+    assertThat(call.sent).hasSize(sent + 1);
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a");
+    assertThat(call.lastRequest().getVersionInfo()).isEqualTo("2");
     assertThat(status("x")).isEmpty();
 
-    // Watched again: requested with the last accepted version and the latest nonce.
+    // Watched again: the server never saw "a" leave and would not send it again; the held value
+    // is current.
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+    assertThat(again.events()).containsExactly(new Update<>(new TestCluster("a", "changed")));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
+    assertThat(status("a").orElseThrow().version()).isEqualTo("2");
+    clock.forwardTime(60, TimeUnit.SECONDS); // no does-not-exist timer for it
+    assertThat(again.events()).hasSize(1);
+  }
+
+  @Test
+  void heldNameLeavesTheWireWhenAnotherNameOfItsTypeIsWatched() {
+    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    a.cancel();
+
+    watchCluster("b");
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("b");
+    // "a" is retained off the wire now: a response without it deletes nothing.
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("b")));
     RecordingWatcher<TestCluster> again = watchCluster("a");
     assertThat(again.events()).containsExactly(new Update<>(new TestCluster("a", "")));
-    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a");
-    assertThat(call.lastRequest().getVersionInfo()).isEqualTo("1");
-    assertThat(call.lastRequest().getResponseNonce()).isEqualTo("n2");
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a", "b");
   }
 
   @Test

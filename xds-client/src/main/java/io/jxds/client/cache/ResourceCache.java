@@ -46,11 +46,18 @@ import org.slf4j.LoggerFactory;
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
  *       for subscribed names still waiting for an answer since they were (re)subscribed; stopped
  *       by data, a NACK, an absence, the last cancel or a stream close (gRFC A57).
- *   <li>On the wire is what is watched: a name whose last watcher leaves is unsubscribed at once.
- *       Its cached value is retained (off the wire, out of {@code status()}, untouched by
- *       responses and timers) for the cache retention time: a watcher that comes back within it
- *       gets the value at once, even with the control plane away, and the name is requested
- *       again.
+ *   <li>On the wire is what is watched: a name whose last watcher leaves is left out of the next
+ *       request of its type at once. Its cached value is retained (off the wire, out of {@code
+ *       status()}, untouched by responses and timers) for the cache retention time: a watcher
+ *       that comes back within it gets the value at once, even with the control plane away, and
+ *       the name is requested again.
+ *   <li>Except for the last names of a type: no request says "nothing" to every server (see
+ *       AdsStreamController), so none is sent and the last one stands. Its names are held: the
+ *       server still answers for them, so responses keep applying to them and are ACKed with
+ *       them, and a watcher coming back finds data as current as the server believes it is (a
+ *       server that never saw the name leave would not send it again). The hold ends when a name
+ *       of the type is watched (the next request replaces the standing one) or the stream ends;
+ *       held names then become retained or are forgotten.
  *   <li>A watcher of a name without data added while the ADS stream is failing hears the
  *       stream's error at once, not only at the next failed attempt (up to 120 s later).
  * </ul>
@@ -141,12 +148,18 @@ public final class ResourceCache {
     if (entry == null) {
       entry = new ResourceEntry<>(typeCache, name);
       typeCache.add(entry);
+    } else if (typeCache.isHeld(name)) {
+      entry.cancelRetentionTimer(); // never left the wire: its state is current
+      typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
       entry.resubscribe();
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
     entry.watchers.add(registration);
+    if (typeCache.holding()) {
+      releaseHold(typeCache); // the request this watch sends replaces the standing one
+    }
     if (entry.value() == null
         && !entry.absent()
         && entry.lastErrorStatus() == null
@@ -192,16 +205,18 @@ public final class ResourceCache {
       entry.deletionIgnored = false;
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(), entry.name);
     }
-    if (entry.value() == null || cacheRetention.isZero()) {
-      typeCache.remove(entry);
-      log.debug("{} resource \"{}\" unsubscribed", entry.type.shortName(), entry.name);
-    } else {
+    boolean held = !typeCache.hasSubscriptions();
+    if (held) {
+      // The last name of its type: no request is sent, so the one naming it stands.
+      typeCache.hold(List.of(entry.name));
+    }
+    if (entry.value() != null && !cacheRetention.isZero()) {
       ResourceEntry<?> retained = entry;
       entry.retentionTimer =
           syncContext.schedule(
               () -> {
                 retained.retentionTimer = null;
-                if (!retained.subscribed()) {
+                if (!retained.onWire()) {
                   typeCache.remove(retained);
                   log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
                 }
@@ -209,17 +224,32 @@ public final class ResourceCache {
               cacheRetention.toNanos(),
               TimeUnit.NANOSECONDS,
               scheduler);
-      log.debug(
-          "{} resource \"{}\" unsubscribed; its value stays cached for {}",
-          entry.type.shortName(),
-          entry.name,
-          cacheRetention);
+      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name, cacheRetention);
+    } else if (!held) {
+      typeCache.remove(entry);
+      log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
     }
     listener.subscriptionsChanged(typeCache.type.typeUrl());
     listener.stateChanged();
   }
 
-  /** Type URLs with at least one subscribed name, in order. */
+  /**
+   * The standing request of a type is replaced or gone: its held names leave the wire. Those
+   * with a value still within the cache retention time stay retained; the rest are forgotten.
+   */
+  private void releaseHold(TypeCache<?> typeCache) {
+    for (String name : typeCache.releaseHold()) {
+      ResourceEntry<?> entry = typeCache.entries.get(name);
+      if (entry != null && !entry.subscribed()) {
+        entry.unsubscribe();
+        if (entry.value() == null || entry.retentionTimer == null) {
+          typeCache.remove(entry);
+        }
+      }
+    }
+  }
+
+  /** Type URLs with at least one watched name, in order. */
   public List<String> subscribedTypeUrls() {
     List<String> out = new ArrayList<>(types.size());
     for (TypeCache<?> t : types.values()) {
@@ -230,13 +260,19 @@ public final class ResourceCache {
     return out;
   }
 
-  /** Every subscribed name of a type, sorted (the request's {@code resource_names}); a live read-only view. */
+  /**
+   * The names of a type on the wire, sorted (a request's or an ACK's {@code resource_names}): the
+   * watched ones, or while none is watched the held ones. A live read-only view.
+   */
   public List<String> subscribedNames(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
-    return t == null ? List.of() : t.subscribedNames();
+    return t == null ? List.of() : t.wireNames();
   }
 
-  /** Whether any name of this type is subscribed. */
+  /**
+   * Whether any name of this type is watched. When none is, no request for the type is sent: an
+   * empty {@code resource_names} does not mean "nothing" to every server (see the class comment).
+   */
   public boolean isSubscribed(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
     return t != null && t.hasSubscriptions();
@@ -291,9 +327,11 @@ public final class ResourceCache {
   /**
    * The stream closed: no timer may run while nothing can answer (gRFC A57). A postponed
    * deletion keeps the time its name was first seen missing, for the next stream to go on from.
+   * Held names leave the wire with the stream.
    */
   public void stopAllTimers() {
     for (TypeCache<?> t : types.values()) {
+      releaseHold(t); // a new stream requests only watched names
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
         entry.cancelDeletionTimer();
@@ -325,8 +363,8 @@ public final class ResourceCache {
   }
 
   /**
-   * Applies a response. Returns null when no name of its type is subscribed (ignored, not ACKed),
-   * else the ACK/NACK decision.
+   * Applies a response. Returns null when no name of its type is on the wire (ignored, not
+   * ACKed), else the ACK/NACK decision.
    *
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
@@ -337,7 +375,7 @@ public final class ResourceCache {
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || !t.hasSubscriptions() || shutdown) {
+    if (t == null || t.wireNames().isEmpty() || shutdown) {
       return null;
     }
     ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
@@ -361,7 +399,7 @@ public final class ResourceCache {
         unpacked = t.type.unpack(resources.get(i));
       } catch (XdsResourceException e) {
         errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
-        ResourceEntry<T> entry = e.resourceName() == null ? null : subscribed(t, e.resourceName());
+        ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
         if (entry != null) {
           entry.seenInResponse = sequence;
           reject(entry, version, e.getMessage(), tracker);
@@ -374,7 +412,7 @@ public final class ResourceCache {
         unnamedFailure = true;
         continue;
       }
-      ResourceEntry<T> entry = subscribed(t, unpacked.name());
+      ResourceEntry<T> entry = onWire(t, unpacked.name());
       if (entry == null) {
         continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
       }
@@ -396,7 +434,7 @@ public final class ResourceCache {
     }
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
-        if (!entry.subscribed()) {
+        if (!entry.onWire()) {
           continue; // retained off the wire: the response does not cover it
         }
         if (entry.seenInResponse == sequence) {
@@ -413,9 +451,9 @@ public final class ResourceCache {
     return errors == null ? ResponseOutcome.ACCEPTED : new ResponseOutcome(errors);
   }
 
-  private static <T> ResourceEntry<T> subscribed(TypeCache<T> t, String name) {
+  private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
     ResourceEntry<T> entry = t.entries.get(name);
-    return entry != null && entry.subscribed() ? entry : null;
+    return entry != null && entry.onWire() ? entry : null;
   }
 
   private static List<String> add(List<String> errors, String error) {
@@ -483,7 +521,7 @@ public final class ResourceCache {
         syncContext.schedule(
             () -> {
               entry.deletionTimer = null;
-              if (entry.missing() && entry.subscribed()) {
+              if (entry.missing() && entry.onWire()) {
                 onAbsentFromStateOfTheWorld(entry, null);
                 dispatch();
               }

@@ -14,10 +14,12 @@ import java.util.Optional;
  * One resource of the cache: its watchers, cached value, state and timers. Owned by the sync
  * context.
  *
- * <p>It is subscribed (its name is on the wire) while it has watchers. Without watchers it is
- * only retained: its cached value waits, for the cache retention time, for a watcher to come back;
- * responses, does-not-exist timers and deletions no longer concern it. The state changes are the
- * methods below; {@link ResourceCache} decides when they happen and tells the watchers.
+ * <p>It is subscribed (its name is on the wire) while it has watchers. Without watchers it is held
+ * while the request left standing for its type still names it (responses still apply to it), and
+ * otherwise only retained: its cached value waits, for the cache retention time, for a watcher to
+ * come back, and responses, does-not-exist timers and deletions no longer concern it. The state
+ * changes are the methods below; {@link ResourceCache} decides when they happen and tells the
+ * watchers.
  */
 final class ResourceEntry<T> {
   final TypeCache<T> owner;
@@ -83,9 +85,14 @@ final class ResourceEntry<T> {
     return lastErrorStatus;
   }
 
-  /** Whether its name is on the wire: it has watchers. */
+  /** Whether it is watched (and so on the wire): it has watchers. */
   boolean subscribed() {
     return !watchers.isEmpty();
+  }
+
+  /** Whether the server was last asked for it: watched, or held by a standing request. */
+  boolean onWire() {
+    return subscribed() || owner.isHeld(name);
   }
 
   /**

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The resources of one type: the subscribed ones and the retained ones (cached, unwatched, off
+ * The resources of one type: the watched ones, the held ones (unwatched, still named by the last
+ * request on the wire: see {@link ResourceCache}) and the retained ones (cached, unwatched, off
  * the wire). Owned by the sync context.
  */
 final class TypeCache<T> {
@@ -20,6 +21,11 @@ final class TypeCache<T> {
   final Map<String, ResourceEntry<T>> entries = new HashMap<>();
   private final ArrayList<String> subscribedNames = new ArrayList<>();
   private final List<String> subscribedNamesView = Collections.unmodifiableList(subscribedNames);
+  /**
+   * The names of the request left standing when the last watched name of the type left (sorted;
+   * empty when none): the server still answers it.
+   */
+  private List<String> heldNames = List.of();
   /** Cached status() list; null after any entry changed. */
   private List<ResourceStatus> statuses;
   /** Responses of this type applied so far. */
@@ -61,6 +67,31 @@ final class TypeCache<T> {
 
   boolean hasSubscriptions() {
     return !subscribedNames.isEmpty();
+  }
+
+  /** The last watched names left: the request naming them stays standing. */
+  void hold(List<String> names) {
+    heldNames = List.copyOf(names);
+  }
+
+  boolean holding() {
+    return !heldNames.isEmpty();
+  }
+
+  boolean isHeld(String name) {
+    return !heldNames.isEmpty() && Collections.binarySearch(heldNames, name) >= 0;
+  }
+
+  /** Ends the hold (a new request replaces it, or the stream ended); returns the names it held. */
+  List<String> releaseHold() {
+    List<String> out = heldNames;
+    heldNames = List.of();
+    return out;
+  }
+
+  /** The names the server was last asked for: the watched ones, or the held ones when none is. */
+  List<String> wireNames() {
+    return subscribedNames.isEmpty() ? heldNames : subscribedNamesView;
   }
 
   void invalidateStatuses() {

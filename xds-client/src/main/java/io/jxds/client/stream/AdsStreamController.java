@@ -165,19 +165,18 @@ public final class AdsStreamController {
   }
 
   private void sendSubscription(Stream s, String typeUrl) {
-    List<String> names = cache.subscribedNames(typeUrl);
-    if (names.isEmpty()) {
+    if (!cache.isSubscribed(typeUrl)) {
       // The last name of the type left. The xDS protocol ("How the client specifies what
       // resources to return") reads an empty resource_names as "no resources" once a stream has
-      // named some, and as the legacy wildcard before. But java-control-plane's SimpleCache reads
-      // it as the wildcard always, and answers it with every resource of the type, at once or at
-      // its next snapshot, while an explicit "*" would subscribe to everything on any server.
-      // So nothing is sent: the last request of the type stands until a name of the type is
-      // watched again or the stream ends, and whatever the server still sends for it is ignored
-      // and not ACKed (gRFC A46: nothing of the type is subscribed), so a server that waits for
-      // an ACK before its next push (SimpleCache does) sends at most one more.
+      // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
+      // it as the wildcard always, and answers with every resource of the type (at once, or at
+      // its next snapshot), while an explicit "*" is the wildcard on every server. No request
+      // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
+      // names (keeps applying and ACKing what the server sends for them) until a name of the
+      // type is watched again or the stream ends.
       return;
     }
+    List<String> names = cache.subscribedNames(typeUrl);
     send(s, typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, s.nonces.getOrDefault(typeUrl, ""), null);
     // The request is on a ready stream now: only from here may the server be blamed (A57).
     cache.startTimers(typeUrl);
