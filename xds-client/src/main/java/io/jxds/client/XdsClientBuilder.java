@@ -94,9 +94,11 @@ public final class XdsClientBuilder {
 
   /**
    * How long the value of a resource stays cached after its last watcher left (default 5 min;
-   * zero: forgotten at once). Its name leaves the ADS subscription at once either way; a watcher
-   * that comes back within this time gets the cached value at once, even with the control plane
-   * away, and the name is subscribed again.
+   * zero: forgotten at once). Its name leaves the ADS subscription at once either way (the next
+   * request of its type leaves it out; the last names of a type stay in the request that named
+   * them until another request of the type or a new stream replaces it); a watcher that comes
+   * back within this time gets the cached value at once, even with the control plane away, and
+   * the name is subscribed again.
    */
   public XdsClientBuilder cacheRetention(Duration retention) {
     if (retention.isNegative()) {

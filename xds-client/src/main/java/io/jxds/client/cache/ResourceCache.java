@@ -187,8 +187,9 @@ public final class ResourceCache {
   }
 
   /**
-   * Removes a watcher. The last one leaving takes the name off the wire at once and keeps its
-   * value, if any, for the cache retention time.
+   * Removes a watcher. The last one leaving takes the name out of the next request of its type,
+   * or holds it if it was the type's last name, and keeps its value, if any, for the cache
+   * retention time.
    */
   public <T> void removeWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
     TypeCache<?> typeCache = types.get(type.typeUrl());
