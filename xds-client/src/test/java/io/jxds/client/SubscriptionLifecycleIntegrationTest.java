@@ -30,8 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,18 +47,9 @@ class SubscriptionLifecycleIntegrationTest {
   private final List<DiscoveryResponse> cdsResponses = new CopyOnWriteArrayList<>();
   private final List<DiscoveryRequest> cdsRequests = new CopyOnWriteArrayList<>();
   private SimpleCache<String> cache;
+  @AutoClose("shutdownNow") // never shutdown(): it waits for open ADS streams forever
   private Server server;
-  private DefaultXdsClient client;
-
-  @AfterEach
-  void tearDown() throws InterruptedException {
-    if (client != null) {
-      client.close();
-    }
-    if (server != null) {
-      server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-  }
+  @AutoClose private DefaultXdsClient client;
 
   private void startServer(Snapshot first) throws IOException {
     cache = new SimpleCache<>(node -> GROUP);

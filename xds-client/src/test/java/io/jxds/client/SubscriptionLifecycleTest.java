@@ -75,6 +75,16 @@ class SubscriptionLifecycleTest {
     return client.watch(TestTypes.CLUSTER, name, w, DIRECT);
   }
 
+  /** Watches a and b, receives both at version 1, then a's only watcher leaves. */
+  private ScriptedCall unwatchAWhileBStaysWatched() {
+    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    a.cancel();
+    return call;
+  }
+
   private Optional<ResourceStatus> status(String name) {
     return client.status().resource(CLUSTER_TYPE_URL, name);
   }
@@ -150,11 +160,7 @@ class SubscriptionLifecycleTest {
 
   @Test
   void aNewStreamRequestsOnlyWatchedNames() {
-    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
-    watchCluster("b");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
-    a.cancel();
+    ScriptedCall call = unwatchAWhileBStaysWatched();
     call.close(Status.UNAVAILABLE.withDescription("recycled"));
     ScriptedCall second = transport.last().ready();
     assertThat(second.sent).hasSize(1);
@@ -189,11 +195,7 @@ class SubscriptionLifecycleTest {
 
   @Test
   void retainedValueIsNeitherTimedNorDeletedWhileUnsubscribed() {
-    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
-    watchCluster("b");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
-    a.cancel();
+    ScriptedCall call = unwatchAWhileBStaysWatched();
     // State-of-the-world responses no longer cover "a": its absence is not a deletion.
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("b")));
@@ -205,11 +207,7 @@ class SubscriptionLifecycleTest {
 
   @Test
   void retainedValueIsForgottenAfterTheRetentionTime() {
-    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
-    watchCluster("b");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
-    a.cancel();
+    ScriptedCall call = unwatchAWhileBStaysWatched();
     clock.forwardTime(5, TimeUnit.MINUTES);
 
     RecordingWatcher<TestCluster> again = watchCluster("a");
@@ -220,11 +218,7 @@ class SubscriptionLifecycleTest {
 
   @Test
   void reSubscribedNameMissingFromAResponseIsDeletedOnlyOnceTheResponseCannotPredateTheRequest() {
-    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
-    watchCluster("b");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
-    a.cancel();
+    ScriptedCall call = unwatchAWhileBStaysWatched();
 
     RecordingWatcher<TestCluster> again = watchCluster("a");
     // May have been sent before the server saw the request for "a" again: proves nothing.
@@ -239,13 +233,19 @@ class SubscriptionLifecycleTest {
 
   // ---- a deletion that concludes across recycled streams ----
 
-  @Test
-  void deletionPostponedByStreamsRecycledFasterThanTheResourceTimeoutIsConcludedAfterIt() {
+  /** Watches a and b, receives both, then the server recycles the stream; returns a's watcher. */
+  private RecordingWatcher<TestCluster> watchAAndBThenRecycleTheStream() {
     RecordingWatcher<TestCluster> a = watchCluster("a");
     watchCluster("b");
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("max connection age"));
+    return a;
+  }
+
+  @Test
+  void deletionPostponedByStreamsRecycledFasterThanTheResourceTimeoutIsConcludedAfterIt() {
+    RecordingWatcher<TestCluster> a = watchAAndBThenRecycleTheStream();
 
     // Every stream gets one response that lacks "a", and the server recycles it 5 s later.
     long elapsedSeconds = 0;
@@ -267,11 +267,7 @@ class SubscriptionLifecycleTest {
 
   @Test
   void nameSeenAgainRestartsTheCountOfAPostponedDeletion() {
-    RecordingWatcher<TestCluster> a = watchCluster("a");
-    watchCluster("b");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
-    call.close(Status.UNAVAILABLE);
+    RecordingWatcher<TestCluster> a = watchAAndBThenRecycleTheStream();
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b"))); // missing since 0 s
     clock.forwardTime(10, TimeUnit.SECONDS);
