@@ -490,11 +490,11 @@ public final class ResourceCache {
 
   /**
    * A cached name missing from a stream's first response: a control plane that just restarted may
-   * answer before it has its whole state, so the deletion waits. It is
-   * concluded once the name has been missing for the resource timeout, counted from the first
-   * response that lacked it, on whichever stream: by this response if that time is already up
-   * (streams recycled faster than the timeout must not keep a deleted cluster forever), else by a
-   * timer for the time left or the next non-first response that still lacks it.
+   * answer before it has its whole state, so the deletion waits. It is concluded once the name
+   * has been missing for the resource timeout, counted from the first response that lacked it, on
+   * whichever stream: by this response if that time is already up (streams recycled faster than
+   * the timeout must not keep a deleted cluster forever), else by a timer for the time left or
+   * the next non-first response that still lacks it.
    */
   private <T> void postponeDeletion(ResourceEntry<T> entry, CallbackTracker tracker) {
     if (entry.value() == null) {
