@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,12 +56,13 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
       AdsTransport transport,
       Node node,
       Duration resourceTimeout,
-      Duration retention,
+      Duration cacheRetention,
       boolean ignoreResourceDeletion,
       boolean nodeOnFirstRequestOnly,
       ScheduledExecutorService scheduler,
       ScheduledExecutorService ownedScheduler,
       Clock clock,
+      LongSupplier nanoTicker,
       RandomGenerator random) {
     this.nodeId = node.getId();
     this.transport = transport;
@@ -73,11 +75,12 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
         new ResourceCache(
             nodeId,
             resourceTimeout,
-            retention,
+            cacheRetention,
             ignoreResourceDeletion,
             syncContext,
             scheduler,
             clock,
+            nanoTicker,
             new ResourceCache.Listener() {
               @Override
               public void subscriptionsChanged(String typeUrl) {

@@ -12,11 +12,13 @@ import io.jxds.client.stream.AdsTransport;
 import io.jxds.client.stream.GrpcAdsTransport;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -29,8 +31,9 @@ import java.util.random.RandomGenerator;
  *     .build();
  * }</pre>
  *
- * <p>Defaults: does-not-exist timer 15 s, retention of unwatched resources 5 min, a daemon
- * scheduler thread of the client's own, the system UTC clock, {@code node} on every request.
+ * <p>Defaults: does-not-exist timer 15 s, the value of a resource nobody watches cached for 5 min,
+ * a daemon scheduler thread of the client's own, the system UTC clock, {@code node} on every
+ * request.
  */
 public final class XdsClientBuilder {
   private final String target;
@@ -39,11 +42,11 @@ public final class XdsClientBuilder {
   private AdsTransport transport;
   private Node node = Node.getDefaultInstance();
   private Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
-  private Duration retention = Bootstrap.DEFAULT_CLIENT_RETENTION;
+  private Duration cacheRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
   private boolean ignoreResourceDeletion;
   private boolean nodeOnFirstRequestOnly;
   private ScheduledExecutorService scheduler;
-  private Clock clock = Clock.systemUTC();
+  private Clock clock;
   private RandomGenerator random;
 
   private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
@@ -71,7 +74,7 @@ public final class XdsClientBuilder {
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
         .resourceTimeout(bootstrap.resourceTimeout())
-        .retention(bootstrap.clientRetention());
+        .cacheRetention(bootstrap.clientRetention());
   }
 
   /** Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in when unset. */
@@ -90,14 +93,18 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * How long a resource stays subscribed and cached after its last watcher left (default 5 min;
-   * zero: unsubscribe at once).
+   * How long the value of a resource stays cached after its last watcher left (default 5 min;
+   * zero: forgotten at once). Its name leaves the ADS subscription at once either way (the next
+   * request of its type leaves it out; the last names of a type stay in the request that named
+   * them until another request of the type or a new stream replaces it); a watcher that comes
+   * back within this time gets the cached value at once, even with the control plane away, and
+   * the name is subscribed again.
    */
-  public XdsClientBuilder retention(Duration retention) {
+  public XdsClientBuilder cacheRetention(Duration retention) {
     if (retention.isNegative()) {
-      throw new IllegalArgumentException("retention must not be negative, got " + retention);
+      throw new IllegalArgumentException("cacheRetention must not be negative, got " + retention);
     }
-    this.retention = retention;
+    this.cacheRetention = retention;
     return this;
   }
 
@@ -122,7 +129,11 @@ public final class XdsClientBuilder {
     return this;
   }
 
-  /** Stamps update times and measures stream lifetimes (default: system UTC). */
+  /**
+   * Stamps update times and measures elapsed time (stream lifetimes, how long a resource has been
+   * missing). Default: system UTC for stamps and {@link System#nanoTime()} for elapsed time; a
+   * clock set here (a test's manual clock) is used for both.
+   */
   public XdsClientBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
     return this;
@@ -165,13 +176,21 @@ public final class XdsClientBuilder {
         ads,
         n,
         resourceTimeout,
-        retention,
+        cacheRetention,
         ignoreResourceDeletion,
         nodeOnFirstRequestOnly,
         timers,
         owned,
-        clock,
+        clock == null ? Clock.systemUTC() : clock,
+        clock == null ? System::nanoTime : nanoTicker(clock),
         random == null ? new Random() : random);
+  }
+
+  private static LongSupplier nanoTicker(Clock clock) {
+    return () -> {
+      Instant now = clock.instant();
+      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    };
   }
 
   static ScheduledExecutorService newDaemonScheduler(String name) {

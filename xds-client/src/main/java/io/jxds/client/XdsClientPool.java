@@ -21,10 +21,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Shares one {@link XdsClient} per distinct bootstrap (its servers and node), reference-counted.
  *
- * <p>The bootstrap is read again on every {@link #acquire()}. A client whose count has been zero
- * for the bootstrap's {@code jxds.client_retention} (default 5 min; {@code "0s"}: at once) is
- * closed, with its stream, timers and channel; re-acquired before that, it comes back with its
- * cache and its stream. Every client's timers run on one daemon thread the pool owns.
+ * <p>The bootstrap is read again on every {@link #acquire()}. The bootstrap's {@code
+ * jxds.client_retention} (default 5 min; {@code "0s"}: at once) is how long what nobody uses is
+ * kept: a client whose count has been zero that long is closed, with its stream, timers and
+ * channel (re-acquired before that, it comes back with its cache and its stream), and inside a
+ * client the value of a resource whose last watcher left stays cached that long (its name leaves
+ * the ADS subscription at once). Every client's timers run on one daemon thread the pool owns.
  */
 public final class XdsClientPool {
   private static final Logger log = LoggerFactory.getLogger(XdsClientPool.class);
@@ -39,10 +41,10 @@ public final class XdsClientPool {
 
   /** A pool reading the bootstrap through {@code loader}. */
   public XdsClientPool(BootstrapLoader loader) {
-    this(loader, null, Clock.systemUTC(), new Random());
+    this(loader, null, null, new Random());
   }
 
-  /** Not API: tests supply a manual scheduler and clock. */
+  /** Not API: tests supply a manual scheduler and clock (null: the clients' defaults). */
   XdsClientPool(BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random) {
     this.loader = Objects.requireNonNull(loader, "loader");
     this.scheduler = scheduler;
@@ -68,11 +70,11 @@ public final class XdsClientPool {
       if (entry == null) {
         DefaultXdsClient client;
         try {
-          client = XdsClientBuilder.fromBootstrap(bootstrap)
-              .scheduler(scheduler())
-              .clock(clock)
-              .random(random)
-              .build();
+          XdsClientBuilder builder = XdsClientBuilder.fromBootstrap(bootstrap).scheduler(scheduler()).random(random);
+          if (clock != null) {
+            builder.clock(clock);
+          }
+          client = builder.build();
         } catch (RuntimeException e) {
           // A balancer calls this on its channel's SynchronizationContext: nothing unchecked may
           // escape (credentials that cannot load, a target gRPC cannot parse...).

@@ -107,7 +107,7 @@ class FakeAdsServerProtocolTest {
   @Test
   void subscribeAndUnsubscribeChangeTheNamesOnTheWire() {
     server().setClusters(cluster("a"), cluster("b"));
-    newClient(b -> b.retention(Duration.ZERO));
+    newClient(b -> b.cacheRetention(Duration.ZERO));
     watch(TestTypes.CLUSTER, "a");
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     WatchHandle hb = client.watch(TestTypes.CLUSTER, "b", new RecordingWatcher<>(), DIRECT);

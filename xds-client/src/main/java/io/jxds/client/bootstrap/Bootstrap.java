@@ -16,8 +16,9 @@ import java.util.Objects;
  * @param node the {@code node} this client identifies itself as
  * @param resourceTimeout {@code jxds.resource_timeout}: how long a subscribed resource may stay
  *     unanswered before it is declared not to exist (default 15 s)
- * @param clientRetention {@code jxds.client_retention}: how long an unused client, and a resource
- *     nobody watches, are kept with their cache (default 5 min; zero means at once)
+ * @param clientRetention {@code jxds.client_retention}: how long what nobody uses is kept (default
+ *     5 min; zero means not at all): a pooled client nobody holds, with its stream and cache, and
+ *     the cached value of a resource nobody watches (whose name leaves the subscription at once)
  */
 public record Bootstrap(
     List<ServerInfo> servers, Node node, Duration resourceTimeout, Duration clientRetention) {

@@ -4,7 +4,6 @@ import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
-import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
@@ -20,12 +19,13 @@ import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every subscribed resource of one client, by type and name, with its watchers, cached value,
- * version, state and timers. All methods run on the client's {@link SynchronizationContext}.
+ * Every resource of one client, by type and name, with its watchers, cached value, version, state
+ * and timers. All methods run on the client's {@link SynchronizationContext}.
  *
  * <p>Rules implemented here:
  * <ul>
@@ -39,12 +39,27 @@ import org.slf4j.LoggerFactory;
  *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
  *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
  *       or it is the stream's first response of the type (a restarted control plane may not have
- *       its whole state yet; the next response decides, or the resource timeout if no response
- *       of the type comes).
+ *       its whole state yet). In that last case the deletion is postponed, not dropped: it is
+ *       concluded once the name has been missing for the resource timeout, counted from when it
+ *       was first seen missing (across streams), by a timer or by the next response that still
+ *       lacks it.
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
- *       for watched names without a result (a value, an absence or a NACK); stopped by data, error, last cancel or stream close.
- *   <li>Retention: a name whose last watcher left stays subscribed and cached for the retention
- *       time, then leaves the cache and the wire.
+ *       for subscribed names still waiting for an answer since they were (re)subscribed; stopped
+ *       by data, a NACK, an absence, the last cancel or a stream close (gRFC A57).
+ *   <li>On the wire is what is watched: a name whose last watcher leaves is left out of the next
+ *       request of its type at once. Its cached value is retained (off the wire, out of {@code
+ *       status()}, untouched by responses and timers) for the cache retention time: a watcher
+ *       that comes back within it gets the value at once, even with the control plane away, and
+ *       the name is requested again.
+ *   <li>Except for the last names of a type: no request says "nothing" to every server (see
+ *       AdsStreamController), so none is sent and the last one stands. Its names are held: the
+ *       server still answers for them, so responses keep applying to them and are ACKed with
+ *       them, and a watcher coming back finds data as current as the server believes it is (a
+ *       server that never saw the name leave would not send it again). The hold ends when a name
+ *       of the type is watched (the next request replaces the standing one) or the stream ends;
+ *       held names then become retained or are forgotten.
+ *   <li>A watcher of a name without data added while the ADS stream is failing hears the
+ *       stream's error at once, not only at the next failed attempt (up to 120 s later).
  * </ul>
  */
 public final class ResourceCache {
@@ -75,36 +90,50 @@ public final class ResourceCache {
     }
   }
 
+  /** The error of the last ADS stream that failed before any response, with its cause. */
+  private record ConnectionFailure(String detail, Throwable cause) {}
+
   private final String nodeId;
   private final Duration resourceTimeout;
-  private final Duration retention;
+  private final Duration cacheRetention;
   private final boolean ignoreResourceDeletion;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
   private final Clock clock;
+  private final LongSupplier nanoTicker;
   private final Listener listener;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   private long responseSequence;
   /** Callbacks of the operation in progress; see {@link #dispatch()}. */
   private List<Pending<?>> pending = new ArrayList<>();
+  /** Set while the ADS stream is failing: from a stream failure to the next response. */
+  private ConnectionFailure connectionFailure;
   private boolean shutdown;
 
+  /**
+   * @param cacheRetention how long the value of a resource nobody watches stays cached (off the
+   *     wire); zero forgets it at once
+   * @param clock stamps update times
+   * @param nanoTicker monotonic time, in nanoseconds, for how long a resource has been missing
+   */
   public ResourceCache(
       String nodeId,
       Duration resourceTimeout,
-      Duration retention,
+      Duration cacheRetention,
       boolean ignoreResourceDeletion,
       SynchronizationContext syncContext,
       ScheduledExecutorService scheduler,
       Clock clock,
+      LongSupplier nanoTicker,
       Listener listener) {
     this.nodeId = nodeId;
     this.resourceTimeout = resourceTimeout;
-    this.retention = retention;
+    this.cacheRetention = cacheRetention;
     this.ignoreResourceDeletion = ignoreResourceDeletion;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
     this.clock = clock;
+    this.nanoTicker = nanoTicker;
     this.listener = listener;
   }
 
@@ -115,95 +144,139 @@ public final class ResourceCache {
     }
     TypeCache<T> typeCache = typeCache(type);
     ResourceEntry<T> entry = typeCache.entries.get(name);
-    boolean created = entry == null;
-    if (created) {
+    boolean nameAdded = entry == null || !entry.subscribed();
+    if (entry == null) {
       entry = new ResourceEntry<>(typeCache, name);
       typeCache.add(entry);
+    } else if (typeCache.isHeld(name)) {
+      entry.cancelRetentionTimer(); // never left the wire: its state is current
+      typeCache.subscribe(entry);
+    } else if (!entry.subscribed()) {
+      entry.resubscribe();
+      typeCache.subscribe(entry);
+      log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
-    entry.cancelRetentionTimer();
     entry.watchers.add(registration);
-    if (entry.value != null) {
-      T value = entry.value;
+    if (typeCache.holding()) {
+      releaseHold(typeCache); // the request this watch sends replaces the standing one
+    }
+    if (entry.value() == null
+        && !entry.absent()
+        && entry.lastErrorStatus() == null
+        && connectionFailure != null) {
+      // The stream is failing: the next attempt may be minutes away, and the watcher's channel
+      // should fail fast with the reason rather than hang until then (told just below).
+      recordStreamFailure(entry, connectionFailure);
+    }
+    if (entry.value() != null) {
+      T value = entry.value();
       deliver(registration, w -> w.onUpdate(value), null);
-    } else if (entry.absent) {
+    } else if (entry.absent()) {
       String n = entry.name;
       deliver(registration, w -> w.onResourceDoesNotExist(n), null);
-    } else if (entry.lastErrorStatus != null) {
-      Status error = entry.lastErrorStatus;
+    } else if (entry.lastErrorStatus() != null) {
+      Status error = entry.lastErrorStatus();
       deliver(registration, w -> w.onError(error), null);
     }
-    if (created) {
+    if (nameAdded) {
       listener.subscriptionsChanged(type.typeUrl());
     } else if (listener.streamReady()) {
-      // Already on the wire: only the timer may be missing (it stops when the last watcher leaves).
       startTimer(entry);
     }
     dispatch();
   }
 
-  /** Removes a watcher; the last one leaving starts the retention time. */
+  /**
+   * Removes a watcher. The last one leaving takes the name out of the next request of its type,
+   * or holds it if it was the type's last name, and keeps its value, if any, for the cache
+   * retention time.
+   */
   public <T> void removeWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
     TypeCache<?> typeCache = types.get(type.typeUrl());
     if (shutdown || typeCache == null) {
       return;
     }
     ResourceEntry<?> entry = typeCache.entries.get(name);
-    if (entry == null || !entry.watchers.remove(registration) || !entry.watchers.isEmpty()) {
+    if (entry == null || !entry.watchers.remove(registration) || entry.subscribed()) {
       return;
     }
-    entry.cancelDoesNotExistTimer();
-    if (retention.isZero()) {
-      unsubscribe(typeCache, entry);
-    } else {
+    entry.unsubscribe();
+    typeCache.unsubscribe(entry);
+    if (entry.deletionIgnored) {
+      entry.deletionIgnored = false;
+      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(), entry.name);
+    }
+    boolean held = !typeCache.hasSubscriptions();
+    if (held) {
+      // The last name of its type: no request is sent, so the one naming it stands.
+      typeCache.hold(List.of(entry.name));
+    }
+    if (entry.value() != null && !cacheRetention.isZero()) {
       ResourceEntry<?> retained = entry;
       entry.retentionTimer =
           syncContext.schedule(
               () -> {
                 retained.retentionTimer = null;
-                if (retained.watchers.isEmpty()) {
-                  unsubscribe(typeCache, retained);
+                if (!retained.onWire()) {
+                  typeCache.remove(retained);
+                  log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
                 }
               },
-              retention.toNanos(),
+              cacheRetention.toNanos(),
               TimeUnit.NANOSECONDS,
               scheduler);
+      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name, cacheRetention);
+    } else if (!held) {
+      typeCache.remove(entry);
+      log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
     }
-  }
-
-  private void unsubscribe(TypeCache<?> typeCache, ResourceEntry<?> entry) {
-    entry.cancelDoesNotExistTimer();
-    entry.cancelPendingDeletion();
-    entry.cancelRetentionTimer();
-    typeCache.remove(entry);
-    if (entry.deletionIgnored) {
-      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(), entry.name);
-    }
-    log.debug("{} resource \"{}\" unsubscribed after its retention time", entry.type.shortName(), entry.name);
     listener.subscriptionsChanged(typeCache.type.typeUrl());
     listener.stateChanged();
   }
 
-  /** Type URLs with at least one subscribed name, in order. */
+  /**
+   * The standing request of a type is replaced or gone: its held names leave the wire. Those
+   * with a value still within the cache retention time stay retained; the rest are forgotten.
+   */
+  private void releaseHold(TypeCache<?> typeCache) {
+    for (String name : typeCache.releaseHold()) {
+      ResourceEntry<?> entry = typeCache.entries.get(name);
+      if (entry != null && !entry.subscribed()) {
+        entry.unsubscribe();
+        if (entry.value() == null || entry.retentionTimer == null) {
+          typeCache.remove(entry);
+        }
+      }
+    }
+  }
+
+  /** Type URLs with at least one watched name, in order. */
   public List<String> subscribedTypeUrls() {
     List<String> out = new ArrayList<>(types.size());
     for (TypeCache<?> t : types.values()) {
-      if (!t.entries.isEmpty()) {
+      if (t.hasSubscriptions()) {
         out.add(t.type.typeUrl());
       }
     }
     return out;
   }
 
-  /** Every subscribed name of a type, sorted (the request's {@code resource_names}); a live read-only view. */
+  /**
+   * The names of a type on the wire, sorted (a request's or an ACK's {@code resource_names}): the
+   * watched ones, or while none is watched the held ones. A live read-only view.
+   */
   public List<String> subscribedNames(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
-    return t == null ? List.of() : t.sortedNames();
+    return t == null ? List.of() : t.wireNames();
   }
 
-  /** Whether any name of this type is subscribed. */
+  /**
+   * Whether any name of this type is watched. When none is, no request for the type is sent: an
+   * empty {@code resource_names} does not mean "nothing" to every server (see the class comment).
+   */
   public boolean isSubscribed(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
-    return t != null && !t.entries.isEmpty();
+    return t != null && t.hasSubscriptions();
   }
 
   /** The subscription request for this type is on a ready stream: arm the missing timers. */
@@ -218,14 +291,12 @@ public final class ResourceCache {
   }
 
   private void startTimer(ResourceEntry<?> entry) {
-    // Only names still waiting for their first answer: a NACKed name got one (its error), and
-    // subscribing another name of the type must not later tell its watchers it does not exist.
-    if (entry.hasResult()
-        || entry.state == ResourceState.NACKED
-        || entry.doesNotExistTimer != null
-        || entry.watchers.isEmpty()) {
+    // Only names still waiting for an answer: a NACKed name got one (its error), and subscribing
+    // another name of the type must not later tell its watchers it does not exist.
+    if (!entry.awaitingAnswer() || entry.doesNotExistTimer != null || !entry.subscribed()) {
       return;
     }
+    entry.responsesWhenTimerArmed = entry.owner.responses();
     entry.doesNotExistTimer =
         syncContext.schedule(
             () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler);
@@ -233,64 +304,79 @@ public final class ResourceCache {
 
   private <T> void onDoesNotExistTimer(ResourceEntry<T> entry) {
     entry.doesNotExistTimer = null;
-    if (entry.hasResult()) {
+    if (!entry.awaitingAnswer()) {
       return;
     }
-    log.info(
-        "{} resource \"{}\" does not exist: no answer within {}",
-        entry.type.shortName(),
-        entry.name,
-        resourceTimeout);
-    markAbsent(entry, "not received within " + resourceTimeout, null);
+    if (entry.value() != null) {
+      // Watched again with a retained value that no response has confirmed yet: the window in
+      // which a response may predate the request is over, and a state-of-the-world response
+      // that lacks the name now counts as its deletion. The value stays until one does.
+      log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(), entry.name, resourceTimeout);
+      return;
+    }
+    String why = "not received within " + resourceTimeout;
+    if (entry.owner.responses() == entry.responsesWhenTimerArmed) {
+      why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
+          + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
+          + " requested name is missing)";
+    }
+    log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
+    markAbsent(entry, why, null);
     dispatch();
   }
 
-  /** The stream closed: no timer may run while nothing can answer (gRFC A57). */
+  /**
+   * The stream closed: no timer may run while nothing can answer (gRFC A57). A postponed
+   * deletion keeps the time its name was first seen missing, for the next stream to go on from.
+   * Held names leave the wire with the stream.
+   */
   public void stopAllTimers() {
     for (TypeCache<?> t : types.values()) {
+      releaseHold(t); // a new stream requests only watched names
       for (ResourceEntry<?> entry : t.entries.values()) {
         entry.cancelDoesNotExistTimer();
-        // The next stream's first response postpones the deletion again if the name is still missing.
-        entry.cancelPendingDeletion();
+        entry.cancelDeletionTimer();
       }
     }
   }
 
   /**
    * A stream failed before any response: watchers without a result hear the error; watchers with
-   * data keep it and hear nothing.
+   * data keep it and hear nothing. Watchers added before the next response hear it too.
    */
   public void onStreamFailure(String what, Status cause) {
+    String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause.getDescription());
+    connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
-        if (entry.hasResult()) {
-          continue;
+        if (entry.subscribed() && entry.value() == null && !entry.absent()) {
+          notifyError(entry, recordStreamFailure(entry, connectionFailure), null);
         }
-        String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause.getDescription());
-        Status error = errorStatus(entry, detail).withCause(cause.getCause());
-        entry.lastErrorStatus = error;
-        entry.lastError = detail;
-        entry.invalidateStatus();
-        notifyError(entry, error, null);
       }
     }
     dispatch();
   }
 
+  private Status recordStreamFailure(ResourceEntry<?> entry, ConnectionFailure failure) {
+    Status error = errorStatus(entry, failure.detail()).withCause(failure.cause());
+    entry.streamFailure(failure.detail(), error);
+    return error;
+  }
+
   /**
-   * Applies a response. Returns null when no name of its type is subscribed (ignored, not ACKed),
-   * else the ACK/NACK decision.
+   * Applies a response. Returns null when no name of its type is on the wire (ignored, not
+   * ACKed), else the ACK/NACK decision.
    *
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
-   *     absence in it deletes nothing (a control plane that just restarted may answer before it
-   *     has its whole state; grpc-java #12663); the next response of the type decides, or the
-   *     resource timeout when none comes
+   *     absence in it deletes nothing yet (a control plane that just restarted may answer before
+   *     it has its whole state)
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
+    connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || t.entries.isEmpty() || shutdown) {
+    if (t == null || t.wireNames().isEmpty() || shutdown) {
       return null;
     }
     ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
@@ -301,6 +387,7 @@ public final class ResourceCache {
   private <T> ResponseOutcome apply(
       TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
     long sequence = ++responseSequence;
+    t.countResponse();
     String version = response.getVersionInfo();
     Instant now = clock.instant();
     List<String> errors = null;
@@ -313,10 +400,10 @@ public final class ResourceCache {
         unpacked = t.type.unpack(resources.get(i));
       } catch (XdsResourceException e) {
         errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
-        ResourceEntry<T> entry = e.resourceName() == null ? null : t.entries.get(e.resourceName());
+        ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
         if (entry != null) {
           entry.seenInResponse = sequence;
-          reject(entry, version, e.getMessage(), now, tracker);
+          reject(entry, version, e.getMessage(), tracker);
         } else if (e.resourceName() == null) {
           unnamedFailure = true;
         }
@@ -326,7 +413,7 @@ public final class ResourceCache {
         unnamedFailure = true;
         continue;
       }
-      ResourceEntry<T> entry = t.entries.get(unpacked.name());
+      ResourceEntry<T> entry = onWire(t, unpacked.name());
       if (entry == null) {
         continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
       }
@@ -336,31 +423,38 @@ public final class ResourceCache {
         value = unpacked.decode();
       } catch (XdsResourceException e) {
         errors = add(errors, e.getMessage());
-        reject(entry, version, e.getMessage(), now, tracker);
+        reject(entry, version, e.getMessage(), tracker);
         continue;
       } catch (RuntimeException e) {
         String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
         errors = add(errors, message);
-        reject(entry, version, message, now, tracker);
+        reject(entry, version, message, tracker);
         continue;
       }
       accept(entry, value, version, now, tracker);
     }
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
+        if (!entry.onWire()) {
+          continue; // retained off the wire: the response does not cover it
+        }
         if (entry.seenInResponse == sequence) {
-          entry.cancelPendingDeletion(); // it is back: the postponed deletion is off
-        } else if (unnamedFailure) {
-          continue; // absences prove nothing; a postponed deletion keeps waiting
+          entry.clearMissing(); // it is back: a postponed deletion is off
+        } else if (unnamedFailure || entry.doesNotExistTimer != null) {
+          continue; // absence proves nothing yet; a postponed deletion keeps waiting
         } else if (firstOfTypeOnStream) {
-          postponeDeletion(entry);
+          postponeDeletion(entry, tracker);
         } else {
-          entry.cancelPendingDeletion();
           onAbsentFromStateOfTheWorld(entry, tracker);
         }
       }
     }
     return errors == null ? ResponseOutcome.ACCEPTED : new ResponseOutcome(errors);
+  }
+
+  private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
+    ResourceEntry<T> entry = t.entries.get(name);
+    return entry != null && entry.onWire() ? entry : null;
   }
 
   private static List<String> add(List<String> errors, String error) {
@@ -370,17 +464,8 @@ public final class ResourceCache {
   }
 
   private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
-    entry.cancelDoesNotExistTimer();
-    boolean first = entry.value == null;
-    boolean changed = first || !value.equals(entry.value);
-    entry.value = value;
-    entry.version = version;
-    entry.state = ResourceState.ACKED;
-    entry.absent = false;
-    entry.lastUpdated = now;
-    entry.lastError = null;
-    entry.lastErrorStatus = null;
-    entry.invalidateStatus();
+    boolean first = entry.value() == null;
+    boolean changed = entry.accept(value, version, now);
     if (entry.deletionIgnored) {
       entry.deletionIgnored = false;
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
@@ -395,51 +480,64 @@ public final class ResourceCache {
     }
   }
 
-  private <T> void reject(ResourceEntry<T> entry, String version, String message, Instant now, CallbackTracker tracker) {
-    entry.cancelDoesNotExistTimer();
-    entry.state = ResourceState.NACKED;
-    entry.absent = false;
+  private <T> void reject(ResourceEntry<T> entry, String version, String message, CallbackTracker tracker) {
     // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
-    entry.lastError = "version \"" + version + "\" rejected: " + message;
-    entry.invalidateStatus();
-    Status error = errorStatus(entry, "INVALID_ARGUMENT: " + entry.lastError);
-    entry.lastErrorStatus = error;
-    notifyError(entry, error, tracker);
+    String error = "version \"" + version + "\" rejected: " + message;
+    Status status = errorStatus(entry, "INVALID_ARGUMENT: " + error);
+    entry.reject(error, status);
+    notifyError(entry, status, tracker);
   }
 
   /**
    * A cached name missing from a stream's first response: a control plane that just restarted may
-   * answer before it has its whole state (grpc-java #12663), so the next response of the type
-   * decides. If none comes within the resource timeout the deletion is concluded then, so a
-   * server that never sends another response cannot keep a deleted cluster alive forever.
+   * answer before it has its whole state, so the deletion waits. It is concluded once the name
+   * has been missing for the resource timeout, counted from the first response that lacked it, on
+   * whichever stream: by this response if that time is already up (streams recycled faster than
+   * the timeout must not keep a deleted cluster forever), else by a timer for the time left or
+   * the next non-first response that still lacks it.
    */
-  private <T> void postponeDeletion(ResourceEntry<T> entry) {
-    if (entry.value == null || entry.pendingDeletionTimer != null) {
+  private <T> void postponeDeletion(ResourceEntry<T> entry, CallbackTracker tracker) {
+    if (entry.value() == null) {
+      return; // nothing cached to delete; the next response decides
+    }
+    long now = nanoTicker.getAsLong();
+    entry.markMissing(now);
+    long left = resourceTimeout.toNanos() - (now - entry.missingSinceNanos());
+    if (left <= 0) {
+      log.debug(
+          "{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
+          entry.type.shortName(),
+          entry.name);
+      onAbsentFromStateOfTheWorld(entry, tracker);
+      return;
+    }
+    if (entry.deletionTimer != null) {
       return;
     }
     log.debug(
         "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
         entry.type.shortName(),
         entry.name);
-    entry.pendingDeletionTimer =
+    entry.deletionTimer =
         syncContext.schedule(
             () -> {
-              entry.pendingDeletionTimer = null;
-              if (entry.value != null) {
+              entry.deletionTimer = null;
+              if (entry.missing() && entry.onWire()) {
                 onAbsentFromStateOfTheWorld(entry, null);
                 dispatch();
               }
             },
-            resourceTimeout.toNanos(),
+            left,
             TimeUnit.NANOSECONDS,
             scheduler);
   }
 
   private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
-    if (entry.doesNotExistTimer != null || entry.absent) {
-      return; // just subscribed: the server may not have seen the request yet
+    entry.clearMissing();
+    if (entry.absent()) {
+      return;
     }
-    if (entry.value != null && ignoreResourceDeletion) {
+    if (entry.value() != null && ignoreResourceDeletion) {
       if (!entry.deletionIgnored) {
         entry.deletionIgnored = true;
         log.warn(
@@ -449,19 +547,14 @@ public final class ResourceCache {
       }
       return;
     }
-    if (entry.value != null) {
+    if (entry.value() != null) {
       log.info("{} resource \"{}\" deleted by the control plane", entry.type.shortName(), entry.name);
     }
     markAbsent(entry, "deleted by the control plane", tracker);
   }
 
   private <T> void markAbsent(ResourceEntry<T> entry, String why, CallbackTracker tracker) {
-    entry.value = null;
-    entry.absent = true;
-    entry.state = ResourceState.DOES_NOT_EXIST;
-    entry.lastError = why;
-    entry.lastErrorStatus = null;
-    entry.invalidateStatus();
+    entry.markAbsent(why);
     String name = entry.name;
     for (WatcherRegistration<T> w : entry.watchers) {
       deliver(w, watcher -> watcher.onResourceDoesNotExist(name), tracker);
@@ -507,7 +600,8 @@ public final class ResourceCache {
   }
 
   /**
-   * Every subscribed resource's status, by type URL then name, as an immutable list. A type whose
+   * Every subscribed resource's status, by type URL then name, as an immutable list (retained,
+   * unwatched values are not listed: they are not subscribed). A type whose
    * resources did not change reuses its last list, so an EDS update does not rebuild the status of
    * ten thousand clusters.
    */
@@ -527,9 +621,7 @@ public final class ResourceCache {
     shutdown = true;
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
-        entry.cancelDoesNotExistTimer();
-        entry.cancelPendingDeletion();
-        entry.cancelRetentionTimer();
+        entry.cancelTimers();
         for (WatcherRegistration<?> w : entry.watchers) {
           w.cancel();
         }

@@ -165,18 +165,21 @@ public final class AdsStreamController {
   }
 
   private void sendSubscription(Stream s, String typeUrl) {
+    if (!cache.isSubscribed(typeUrl)) {
+      // The last name of the type left. The xDS protocol ("How the client specifies what
+      // resources to return") reads an empty resource_names as "no resources" once a stream has
+      // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
+      // it as the wildcard always, and answers with every resource of the type (at once, or at
+      // its next snapshot), while an explicit "*" is the wildcard on every server. No request
+      // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
+      // names (keeps applying and ACKing what the server sends for them) until a name of the
+      // type is watched again or the stream ends.
+      return;
+    }
     List<String> names = cache.subscribedNames(typeUrl);
-    if (names.isEmpty()) {
-      if (!s.sentTypes.contains(typeUrl)) {
-        return; // never sent on this stream: an empty list would read as a legacy wildcard
-      }
-      acceptedVersions.remove(typeUrl);
-    }
     send(s, typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, s.nonces.getOrDefault(typeUrl, ""), null);
-    if (!names.isEmpty()) {
-      // The request is on a ready stream now: only from here may the server be blamed (A57).
-      cache.startTimers(typeUrl);
-    }
+    // The request is on a ready stream now: only from here may the server be blamed (A57).
+    cache.startTimers(typeUrl);
   }
 
   private void onResponse(Stream s, DiscoveryResponse response) {
