@@ -141,8 +141,12 @@ final class JcpControlPlane implements SoakControlPlane {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    stop();
+  public void close() {
+    try {
+      stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Counts ADS calls and can close them; after it closed a call, java-control-plane's later writes are dropped. */

@@ -88,9 +88,13 @@ final class SoakBackends implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() throws InterruptedException {
-    for (int i = 0; i < servers.length; i++) {
-      kill(i);
+  public synchronized void close() {
+    try {
+      for (int i = 0; i < servers.length; i++) {
+        kill(i);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -37,5 +37,5 @@ interface SoakControlPlane extends AutoCloseable {
   void recycle(boolean on);
 
   @Override
-  void close() throws InterruptedException;
+  void close();
 }

@@ -45,14 +45,16 @@ final class SoakRun implements AutoCloseable {
 
   /** RPCs per channel in the quick routing check, and in the share check. */
   static final int QUICK_SAMPLE = 25;
-  static final int SHARE_SAMPLE = 250;
+  static final int SHARE_SAMPLE = 200;
   /**
    * A backend's share of a channel's non-dropped RPCs may differ from locality weight × endpoint
-   * weight (normalized) by at most 6 percentage points over {@value #SHARE_SAMPLE} RPCs. jxds picks
-   * by smooth weighted round robin, exact within one pick per locality and endpoint per picker
-   * (well under 1 point here); even a weighted random picker stays inside 6 points with
-   * probability > 99.9 % (binomial σ ≤ 3.2 points at 250 RPCs). A picker that ignores a weight
-   * (weights are 1..4) misses by 10 points or more in most configurations.
+   * weight (normalized) by at most 6 percentage points over {@value #SHARE_SAMPLE} RPCs. The load
+   * picks on one thread and jxds picks by smooth weighted round robin, which over any run of
+   * consecutive picks is within about one pick per locality and per endpoint of the exact share,
+   * plus one more per picker rebuild (a new picker starts at a random position): about 1.5 points
+   * here, a quarter of the bound. A picker that ignores a weight (weights are 1..4) misses by 10
+   * points or more in most configurations. (A weighted random picker, as grpc-java's, would need
+   * a wider bound: binomial σ is up to 3.5 points at 200 RPCs.)
    */
   static final double SHARE_BOUND = 0.06;
   /** Converge bounds: most operations; a control-plane start (reconnect backoff, plus a deletion
@@ -89,6 +91,8 @@ final class SoakRun implements AutoCloseable {
   private long lastThreadSample = Long.MIN_VALUE;
   private long lastHeapSample = Long.MIN_VALUE;
   private long lastProgress;
+  /** When the initial channels had converged: growth is measured from there. */
+  private long setupEndMillis;
 
   SoakRun(SoakConfig config) {
     this.config = config;
@@ -102,7 +106,7 @@ final class SoakRun implements AutoCloseable {
   SoakReport run() throws Exception {
     try {
       runUnchecked();
-      System.out.println(report.render(config));
+      System.out.println(report.render(config, setupEndMillis));
       return report;
     } catch (SoakViolation | RuntimeException e) {
       report.elapsedMillis = elapsedMillis();
@@ -125,7 +129,7 @@ final class SoakRun implements AutoCloseable {
         }
         s.append('\n');
       }
-      s.append(report.render(config));
+      s.append(report.render(config, setupEndMillis));
       System.out.println(s);
       log.error("soak violation{}", s);
       throw e;
@@ -158,6 +162,8 @@ final class SoakRun implements AutoCloseable {
     }
     step(new Op.OpenChannel(model.nextChannelId, "c0", false));
     step(new Op.OpenChannel(model.nextChannelId, "c1", true));
+    setupEndMillis = elapsedMillis();
+    sampleResources(true);
 
     long end = runStart + config.duration().toNanos();
     // The run ends by itself: bounded in operations and time; an outage in progress is finished
@@ -312,7 +318,8 @@ final class SoakRun implements AutoCloseable {
       long before = controlPlane.streamsOpened();
       controlPlane.recycle(true);
       model.apply(op);
-      controlPlane.publish(model.clusters, ports(), false);
+      // A newer version even if the change was a no-op: the server must have something to send.
+      controlPlane.publish(model.clusters, ports(), true);
       Thread.sleep(r.millis());
       controlPlane.recycle(false);
       long opened = controlPlane.streamsOpened() - before;
@@ -452,7 +459,7 @@ final class SoakRun implements AutoCloseable {
       }
     }
     try {
-      // Enough time for the sample at 200 RPC/s plus one RPC deadline, within the converge bound.
+      // Enough time for the sample at 300 RPC/s (allowing 200) plus one RPC deadline, within the converge bound.
       long wait = Math.min(deadline, start + TimeUnit.MILLISECONDS.toNanos(size * 10L + RpcLoad.DEADLINE_MILLIS + 500));
       for (var e : samples.entrySet()) {
         if (!e.getValue().await(wait)) {
@@ -578,7 +585,7 @@ final class SoakRun implements AutoCloseable {
 
   private void sampleResources(boolean force) {
     long elapsed = elapsedMillis();
-    if (force || elapsed - lastThreadSample >= 1_000) {
+    if (force || elapsed - lastThreadSample >= 200) {
       report.threads.add(new long[] {elapsed, ManagementFactory.getThreadMXBean().getThreadCount()});
       lastThreadSample = elapsed;
     }
@@ -591,21 +598,23 @@ final class SoakRun implements AutoCloseable {
   }
 
   /**
-   * Threads: the last quarter's median at most 10 % (+2 for gRPC's shared executors, whose idle
-   * threads expire after a minute) above the first quarter's. Heap after System.gc(): the same
+   * Quarters of the run after setup (the initial channels converged). Threads: the last quarter's
+   * median at most 10 % (+2 for gRPC's shared executors, whose idle threads expire after a
+   * minute) above the first quarter's. Heap after System.gc(): the same
    * 10 % (+2 MB), asserted in long runs only (a short run's first quarter is still warming up).
    */
   private void checkGrowth() {
-    long e = report.elapsedMillis;
-    long firstThreads = SoakReport.medianBetween(report.threads, 0, e / 4);
-    long lastThreads = SoakReport.medianBetween(report.threads, e * 3 / 4, Long.MAX_VALUE);
+    long s = setupEndMillis;
+    long q = (report.elapsedMillis - s) / 4;
+    long firstThreads = SoakReport.medianBetween(report.threads, s, s + q);
+    long lastThreads = SoakReport.medianBetween(report.threads, s + 3 * q, Long.MAX_VALUE);
     if (lastThreads > firstThreads * 1.10 + 2) {
       throw new SoakViolation("thread growth: median " + firstThreads + " threads in the first quarter, "
           + lastThreads + " in the last");
     }
     if (config.assertHeap()) {
-      long firstHeap = SoakReport.medianBetween(report.heapBytes, 0, e / 4);
-      long lastHeap = SoakReport.medianBetween(report.heapBytes, e * 3 / 4, Long.MAX_VALUE);
+      long firstHeap = SoakReport.medianBetween(report.heapBytes, s, s + q);
+      long lastHeap = SoakReport.medianBetween(report.heapBytes, s + 3 * q, Long.MAX_VALUE);
       if (lastHeap > firstHeap * 1.10 + 2_000_000) {
         throw new SoakViolation(String.format("heap growth: median %.1f MB used after GC in the first quarter, %.1f MB in the last",
             firstHeap / 1e6, lastHeap / 1e6));
@@ -627,7 +636,7 @@ final class SoakRun implements AutoCloseable {
   // ------------------------------------------------------------------ teardown
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     List<Exception> errors = new ArrayList<>();
     if (load != null) {
       attempt(errors, load::close);
@@ -655,7 +664,7 @@ final class SoakRun implements AutoCloseable {
       System.setProperty(BOOTSTRAP_PROPERTY, previousBootstrap);
     }
     if (!errors.isEmpty()) {
-      throw errors.get(0);
+      throw new IllegalStateException("soak teardown failed", errors.get(0));
     }
   }
 

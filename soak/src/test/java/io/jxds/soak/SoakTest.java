@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A randomized soak of jxds against real control planes, all on 127.0.0.1 in one JVM: 24 gRPC
  * backends, 6 clusters, up to 9 channels on {@code xds-cluster:///NAME} under a steady load (about
- * 200 RPC/s each), and a seeded sequence of operations: endpoints added, removed, re-weighted and
+ * 300 RPC/s each), and a seeded sequence of operations: endpoints added, removed, re-weighted and
  * marked unhealthy; locality weights; priorities renumbered; localities moved between priorities
  * (also the same zone at two priorities); drops; clusters deleted and re-added; the control plane
  * stopped for 0–5 s (while channels open, close and idle, and the config changes) and restarted on
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *   <li><b>Routing</b>: each channel's RPCs go only to endpoints its cluster lists as HEALTHY or
  *       UNKNOWN in the best available priority (the lowest-numbered one with a live backend, the
  *       soak knowing which it killed), with each backend's share within 6 points of locality
- *       weight × endpoint weight normalized over 250 RPCs (see {@link SoakRun#SHARE_BOUND}), and
+ *       weight × endpoint weight normalized over 200 RPCs (see {@link SoakRun#SHARE_BOUND}), and
  *       the dropped share within 5 binomial σ + 1 point of the drop categories' combined rate.
  *       While the control plane is down, "lists" means what it served last.
  *   <li><b>Failures</b>: an RPC on a channel whose cluster should route never fails, except inside
