@@ -15,14 +15,14 @@ import java.util.function.Consumer;
 
 /**
  * A steady RPC load: every {@value #TICK_MILLIS} ms, {@value #PER_TICK} unary RPCs on every open
- * channel (about 300 RPC/s per channel), each with a {@value #DEADLINE_MILLIS} ms deadline, at most
+ * channel (about 200 RPC/s per channel), each with a {@value #DEADLINE_MILLIS} ms deadline, at most
  * {@value #MAX_IN_FLIGHT} in flight per channel. Picks run on the one ticker thread.
  */
 final class RpcLoad implements AutoCloseable {
   static final int TICK_MILLIS = 10;
-  static final int PER_TICK = 3;
+  static final int PER_TICK = 2;
   static final int MAX_IN_FLIGHT = 200;
-  static final int DEADLINE_MILLIS = 3_000;
+  static final int DEADLINE_MILLIS = 5_000;
   private static final byte[] EMPTY = new byte[0];
 
   private final List<SoakChannel> channels = new CopyOnWriteArrayList<>();

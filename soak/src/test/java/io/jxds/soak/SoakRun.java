@@ -62,6 +62,8 @@ final class SoakRun implements AutoCloseable {
   static final Duration CONVERGE = Duration.ofSeconds(15);
   static final Duration CONVERGE_AFTER_START = Duration.ofSeconds(30);
   static final Duration CONVERGE_AFTER_RECYCLE = Duration.ofSeconds(20);
+  /** The initial channels: the JVM is still loading classes and compiling, on a busy machine. */
+  static final Duration CONVERGE_SETUP = Duration.ofSeconds(30);
   /** A resource unwatched for less than this is still cached (jxds client_retention is 5 min). */
   static final long CACHED_NANOS = TimeUnit.MINUTES.toNanos(4);
 
@@ -110,6 +112,9 @@ final class SoakRun implements AutoCloseable {
       return report;
     } catch (SoakViolation | RuntimeException e) {
       report.elapsedMillis = elapsedMillis();
+      if (controlPlane != null) {
+        report.streamsOpened = controlPlane.streamsOpened();
+      }
       StringBuilder s = new StringBuilder();
       s.append("\n==== SOAK VIOLATION: mode ").append(config.mode()).append(", seed ").append(config.seed())
           .append(", at operation #").append(opNumber).append(" ====\n").append(e.getMessage()).append('\n');
@@ -157,12 +162,20 @@ final class SoakRun implements AutoCloseable {
     sampleResources(true);
 
     // Setup, part of the trace: one channel per cluster, two more sharing clusters c0 and c1.
+    // While the JVM warms up (class loading, JIT, on a busy machine), every cluster is excused.
+    List<Excuses.Window> warmUp = new ArrayList<>();
+    for (ClusterModel c : model.clusters) {
+      warmUp.add(excuses.open(c.name, System.nanoTime()));
+    }
     for (int i = 0; i < SoakConfig.CLUSTERS; i++) {
       step(new Op.OpenChannel(model.nextChannelId, "c" + i, i % 3 == 0));
     }
     step(new Op.OpenChannel(model.nextChannelId, "c0", false));
     step(new Op.OpenChannel(model.nextChannelId, "c1", true));
     setupEndMillis = elapsedMillis();
+    for (Excuses.Window w : warmUp) {
+      w.end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    }
     sampleResources(true);
 
     long end = runStart + config.duration().toNanos();
@@ -204,6 +217,9 @@ final class SoakRun implements AutoCloseable {
     long streamsBefore = controlPlane.streamsOpened();
     List<Excuses.Window> windows = new ArrayList<>();
     Duration bound = apply(op, windows);
+    if (setupEndMillis == 0) {
+      bound = CONVERGE_SETUP;
+    }
     long applied = System.nanoTime();
     converge(op, applied, bound);
     long graceEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
@@ -459,7 +475,7 @@ final class SoakRun implements AutoCloseable {
       }
     }
     try {
-      // Enough time for the sample at 300 RPC/s (allowing 200) plus one RPC deadline, within the converge bound.
+      // Enough time for the sample at 200 RPC/s (allowing 100) plus one RPC deadline, within the converge bound.
       long wait = Math.min(deadline, start + TimeUnit.MILLISECONDS.toNanos(size * 10L + RpcLoad.DEADLINE_MILLIS + 500));
       for (var e : samples.entrySet()) {
         if (!e.getValue().await(wait)) {

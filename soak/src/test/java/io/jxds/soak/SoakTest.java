@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * A randomized soak of jxds against real control planes, all on 127.0.0.1 in one JVM: 24 gRPC
  * backends, 6 clusters, up to 9 channels on {@code xds-cluster:///NAME} under a steady load (about
- * 300 RPC/s each), and a seeded sequence of operations: endpoints added, removed, re-weighted and
+ * 200 RPC/s each, 5 s deadline), and a seeded sequence of operations: endpoints added, removed, re-weighted and
  * marked unhealthy; locality weights; priorities renumbered; localities moved between priorities
  * (also the same zone at two priorities); drops; clusters deleted and re-added; the control plane
  * stopped for 0–5 s (while channels open, close and idle, and the config changes) and restarted on
@@ -38,7 +38,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *   <li><b>Failures</b>: an RPC on a channel whose cluster should route never fails, except inside
  *       a grace window around an operation about that cluster (its config, a backend it lists, a
  *       channel on it; a control-plane start for the clusters whose config changed during the
- *       outage) lasting until a second after convergence. A control-plane restart opens no window
+ *       outage) lasting until a second after convergence; and while the initial channels open
+ *       (JVM warm-up on a busy machine). A control-plane restart opens no window
  *       for clusters the client has cached: they must keep routing. The one place a client cannot
  *       route is a channel opened during an outage on a cluster it has never cached: its RPCs may
  *       wait or fail until the control plane is back, and it must converge then.
