@@ -31,10 +31,6 @@ final class FakeControlPlane implements SoakControlPlane {
     server.start();
   }
 
-  FakeAdsServer server() {
-    return server;
-  }
-
   @Override
   public String serverUri() {
     return server.serverUri();
@@ -68,11 +64,6 @@ final class FakeControlPlane implements SoakControlPlane {
   @Override
   public void start() {
     server.start();
-  }
-
-  @Override
-  public boolean running() {
-    return server.isRunning();
   }
 
   @Override

@@ -109,11 +109,6 @@ final class JcpControlPlane implements SoakControlPlane {
   }
 
   @Override
-  public synchronized boolean running() {
-    return server != null;
-  }
-
-  @Override
   public int openStreams() {
     return live.size();
   }

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class SoakChannel {
   final int id;
   final String cluster;
-  final boolean viaPool;
   final ManagedChannel channel;
   final AtomicInteger inFlight = new AtomicInteger();
   final AtomicReference<Sample> sample = new AtomicReference<>();
@@ -22,10 +21,9 @@ final class SoakChannel {
   /** The last converged expectation was FAIL: failures are expected. */
   volatile boolean expectFailures;
 
-  SoakChannel(int id, String cluster, boolean viaPool, ManagedChannel channel) {
+  SoakChannel(int id, String cluster, ManagedChannel channel) {
     this.id = id;
     this.cluster = cluster;
-    this.viaPool = viaPool;
     this.channel = channel;
   }
 }

@@ -19,8 +19,6 @@ interface SoakControlPlane extends AutoCloseable {
   /** Starts again on the same port with the latest published config. */
   void start();
 
-  boolean running();
-
   /** ADS streams open now. */
   int openStreams();
 

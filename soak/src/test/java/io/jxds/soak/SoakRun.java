@@ -297,7 +297,7 @@ final class SoakRun implements AutoCloseable {
       if (!o.viaPool()) {
         builder.setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client);
       }
-      SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), o.viaPool(), builder.build());
+      SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), builder.build());
       ch.cold = !model.controlPlaneUp && !cached;
       ch.expectFailures = Expectation.of(model.visible(o.cluster()), model.alive).kind() == Expectation.Kind.FAIL;
       channels.put(ch.id, ch);
