@@ -1,0 +1,259 @@
+package io.jxds.soak;
+
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Chooses the next operation from the seed's random sequence and the model only (never from
+ * timing), so that a seed replays the same operations. Every choice is bounded: an operation that
+ * does not fit the current state is skipped and another kind is drawn, at most 100 times.
+ */
+final class OpGenerator {
+  static final int MAX_CHANNELS = 9;
+  static final int MIN_CHANNELS = 3;
+
+  /** Pseudo-kinds that can be disabled besides the operation kinds. */
+  static final String SAME_ZONE_TWO_PRIORITIES = "same-zone-two-priorities";
+  static final String OPS_DURING_OUTAGE = "ops-during-outage";
+
+  private final Random random;
+  private final SoakModel model;
+  private final SoakConfig.Mode mode;
+  private final Set<String> disabled;
+
+  OpGenerator(Random random, SoakModel model, SoakConfig.Mode mode, Set<String> disabled) {
+    this.random = random;
+    this.model = model;
+    this.mode = mode;
+    this.disabled = disabled;
+  }
+
+  /** The kind of an operation, as named in traces and in {@code jxds.soak.skip}. */
+  static String kind(Op op) {
+    String d = op.describe();
+    int space = d.indexOf(' ');
+    return space < 0 ? d : d.substring(0, space);
+  }
+
+  Op next() {
+    if (!model.controlPlaneUp && model.outageOpsLeft <= 0) {
+      return new Op.StartControlPlane(random.nextInt(3) == 0);
+    }
+    for (int attempt = 0; attempt < 100; attempt++) {
+      Op op = draw();
+      if (op != null && !disabled.contains(kind(op))) {
+        return op;
+      }
+    }
+    throw new IllegalStateException("no operation fits the model after 100 draws");
+  }
+
+  private Op draw() {
+    boolean outage = !model.controlPlaneUp;
+    int r = random.nextInt(100);
+    if (r < 45) {
+      return configOp();
+    }
+    if (r < 52) {
+      // With FakeAdsServer also during an outage: the client learns of the deletion from the first
+      // response after the restart, or (jxds postpones a deletion seen in a stream's first
+      // response) from the next response or the does-not-exist timer.
+      return outage && mode == SoakConfig.Mode.JCP ? null : clusterLifecycle();
+    }
+    if (r < 56) {
+      return outage ? null : stopControlPlane();
+    }
+    if (r < 68) {
+      return backendOp();
+    }
+    if (r < 82) {
+      return channelOp();
+    }
+    if (outage) {
+      return null;
+    }
+    if (r < 86) {
+      return new Op.BreakStreams();
+    }
+    if (r < 89) {
+      Op.ConfigOp during = configOp();
+      return during == null ? null : new Op.Recycle(1000 + random.nextInt(2001), during);
+    }
+    if (mode != SoakConfig.Mode.FAKE) {
+      return null;
+    }
+    if (r < 95) {
+      Op.ConfigOp during = configOp();
+      return during == null ? null : new Op.Hold(300 + random.nextInt(1701), during);
+    }
+    ClusterModel c = liveCluster();
+    return c == null ? null : new Op.BadResource(c.name, random.nextBoolean());
+  }
+
+  private Op stopControlPlane() {
+    int during = disabled.contains(OPS_DURING_OUTAGE) ? 0 : random.nextInt(3);
+    return new Op.StopControlPlane(random.nextInt(5001), during);
+  }
+
+  private ClusterModel liveCluster() {
+    List<ClusterModel> live = new ArrayList<>();
+    for (ClusterModel c : model.clusters) {
+      if (!c.deleted) {
+        live.add(c);
+      }
+    }
+    return live.isEmpty() ? null : live.get(random.nextInt(live.size()));
+  }
+
+  private Op clusterLifecycle() {
+    ClusterModel c = model.clusters.get(random.nextInt(model.clusters.size()));
+    if (c.deleted) {
+      return new Op.ReaddCluster(c.name);
+    }
+    int deleted = 0;
+    for (ClusterModel m : model.clusters) {
+      deleted += m.deleted ? 1 : 0;
+    }
+    if (deleted >= 2) {
+      return null;
+    }
+    // java-control-plane withholds every CDS response while a watched name is missing from its
+    // snapshot, so in JCP mode only a cluster no channel uses is deleted.
+    if (mode == SoakConfig.Mode.JCP && model.channelsOn(c.name) > 0) {
+      return null;
+    }
+    return new Op.DeleteCluster(c.name);
+  }
+
+  private Op backendOp() {
+    int b = random.nextInt(model.alive.length);
+    if (model.alive[b]) {
+      return model.deadBackends() >= model.alive.length / 4 ? null : new Op.KillBackend(b);
+    }
+    return new Op.RestartBackend(b);
+  }
+
+  private Op channelOp() {
+    List<Integer> open = new ArrayList<>(model.channels.keySet());
+    int r = random.nextInt(3);
+    if (r == 0 && open.size() < MAX_CHANNELS) {
+      ClusterModel c = model.clusters.get(random.nextInt(model.clusters.size()));
+      if (c.deleted && mode == SoakConfig.Mode.JCP) {
+        return null;
+      }
+      return new Op.OpenChannel(model.nextChannelId, c.name, random.nextInt(3) == 0);
+    }
+    if (r == 1 && open.size() > MIN_CHANNELS) {
+      return new Op.CloseChannel(open.get(random.nextInt(open.size())));
+    }
+    if (r == 2 && !open.isEmpty()) {
+      return new Op.IdleChannel(open.get(random.nextInt(open.size())));
+    }
+    return null;
+  }
+
+  private Op.ConfigOp configOp() {
+    ClusterModel c = liveCluster();
+    if (c == null) {
+      return null;
+    }
+    int locCount = c.localities.size();
+    int loc = random.nextInt(locCount);
+    ClusterModel.Loc l = c.localities.get(loc);
+    int kind = random.nextInt(10);
+    switch (kind) {
+      case 0: {
+        List<Integer> free = freeBackends(c);
+        return free.isEmpty() ? null : new Op.AddEndpoint(c.name, loc, free.get(0), 1 + random.nextInt(4));
+      }
+      case 1:
+        return l.endpoints.size() < 2 ? null : new Op.RemoveEndpoint(c.name, loc, random.nextInt(l.endpoints.size()));
+      case 2:
+        return l.endpoints.isEmpty() ? null
+            : new Op.SetEndpointWeight(c.name, loc, random.nextInt(l.endpoints.size()), 1 + random.nextInt(4));
+      case 3: {
+        if (l.endpoints.isEmpty()) {
+          return null;
+        }
+        HealthStatus[] choices = {HealthStatus.HEALTHY, HealthStatus.HEALTHY, HealthStatus.UNKNOWN,
+            HealthStatus.UNHEALTHY, HealthStatus.DRAINING};
+        return new Op.SetEndpointHealth(c.name, loc, random.nextInt(l.endpoints.size()),
+            choices[random.nextInt(choices.length)]);
+      }
+      case 4:
+        return new Op.SetLocalityWeight(c.name, loc, 1 + random.nextInt(4));
+      case 5: {
+        int p = c.priorityCount();
+        if (p < 2) {
+          return null;
+        }
+        List<Integer> mapping = new ArrayList<>();
+        for (int i = 0; i < p; i++) {
+          mapping.add(i);
+        }
+        Collections.shuffle(mapping, random);
+        return new Op.RenumberPriorities(c.name, List.copyOf(mapping));
+      }
+      case 6: {
+        int target = random.nextInt(c.priorityCount() + 1);
+        if (target == l.priority || c.hasZoneAt(l.zone, target) || !zoneAllowed(c, l.zone, target, l)) {
+          return null;
+        }
+        return new Op.MoveLocality(c.name, loc, target);
+      }
+      case 7: {
+        if (locCount >= 6) {
+          return null;
+        }
+        String zone = SoakModel.ZONES[random.nextInt(SoakModel.ZONES.length)];
+        int priority = random.nextInt(c.priorityCount() + 1);
+        if (c.hasZoneAt(zone, priority) || !zoneAllowed(c, zone, priority, null)) {
+          return null;
+        }
+        List<Integer> free = freeBackends(c);
+        int n = 1 + random.nextInt(2);
+        if (free.size() < n) {
+          return null;
+        }
+        return new Op.AddLocality(c.name, zone, priority, 1 + random.nextInt(4), List.copyOf(free.subList(0, n)));
+      }
+      case 8:
+        return locCount < 2 ? null : new Op.RemoveLocality(c.name, loc);
+      default: {
+        int[] a = {0, 0, 50_000, 200_000};
+        int[] b = {0, 0, 100_000};
+        return new Op.SetDrops(c.name, a[random.nextInt(a.length)], b[random.nextInt(b.length)]);
+      }
+    }
+  }
+
+  /** Whether {@code zone} may go to {@code priority}, given the same-zone-two-priorities switch. */
+  private boolean zoneAllowed(ClusterModel c, String zone, int priority, ClusterModel.Loc moving) {
+    if (!disabled.contains(SAME_ZONE_TWO_PRIORITIES)) {
+      return true;
+    }
+    for (ClusterModel.Loc other : c.localities) {
+      if (other != moving && other.zone.equals(zone) && other.priority != priority) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Backends not yet in the cluster (an address may appear once per assignment), shuffled. */
+  private List<Integer> freeBackends(ClusterModel c) {
+    List<Integer> free = new ArrayList<>();
+    var used = c.backends();
+    for (int b = 0; b < model.alive.length; b++) {
+      if (!used.contains(b)) {
+        free.add(b);
+      }
+    }
+    Collections.shuffle(free, random);
+    return free;
+  }
+}

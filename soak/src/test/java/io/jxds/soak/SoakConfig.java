@@ -1,0 +1,62 @@
+package io.jxds.soak;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * One soak run's parameters.
+ *
+ * @param mode the control plane: java-control-plane or FakeAdsServer
+ * @param seed the seed of the operation sequence
+ * @param duration the run stops starting operations after this long
+ * @param maxOps and after this many operations
+ * @param skip operation kinds (and pseudo-kinds of {@link OpGenerator}) never generated
+ * @param assertHeap whether heap growth fails the run (long runs); else it is only reported
+ */
+record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<String> skip, boolean assertHeap) {
+  enum Mode { JCP, FAKE }
+
+  static final int CLUSTERS = 6;
+  static final int BACKENDS = 24;
+
+  SoakConfig {
+    skip = Set.copyOf(skip);
+  }
+
+  /** {@code jxds.soak.skip}: comma-separated kinds, for example {@code recycle-streams,delete-cluster}. */
+  static Set<String> parseSkip(String text) {
+    Set<String> out = new LinkedHashSet<>();
+    if (text != null) {
+      Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(out::add);
+    }
+    return out;
+  }
+
+  /** {@code 90s}, {@code 30m}, {@code 2h} or plain seconds. */
+  static Duration parseDuration(String text) {
+    String t = text.trim().toLowerCase();
+    if (t.endsWith("ms")) {
+      return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+    }
+    char unit = t.charAt(t.length() - 1);
+    if (Character.isDigit(unit)) {
+      return Duration.ofSeconds(Long.parseLong(t));
+    }
+    long n = Long.parseLong(t.substring(0, t.length() - 1));
+    return switch (unit) {
+      case 's' -> Duration.ofSeconds(n);
+      case 'm' -> Duration.ofMinutes(n);
+      case 'h' -> Duration.ofHours(n);
+      default -> throw new IllegalArgumentException("duration like 90s, 30m or 2h: " + text);
+    };
+  }
+
+  String replayCommand(int ops) {
+    return "mvn -B -pl soak -am verify -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false"
+        + " -Djxds.soak.mode=" + mode.name().toLowerCase() + " -Djxds.soak.seed=" + seed
+        + " -Djxds.soak.ops=" + ops + " -Djxds.soak.duration=" + Math.max(duration.toSeconds(), 60) + "s"
+        + (skip.isEmpty() ? "" : " -Djxds.soak.skip=" + String.join(",", skip));
+  }
+}

@@ -1,0 +1,114 @@
+package io.jxds.soak;
+
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The soak's deterministic state: clusters as the control plane states them, which backends are
+ * up, which channels are open, whether the control plane is up and, while it is down, the config
+ * it last served. Changed only by {@link #apply(Op)}, so the same seed gives the same sequence.
+ */
+final class SoakModel {
+  static final String[] ZONES = {"z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7"};
+
+  final List<ClusterModel> clusters = new ArrayList<>();
+  final boolean[] alive;
+  /** Open channels: id to cluster name, in opening order. */
+  final Map<Integer, String> channels = new LinkedHashMap<>();
+  int nextChannelId;
+  boolean controlPlaneUp = true;
+  int outageOpsLeft;
+  /** While the control plane is down: what it served before, by cluster name; else null. */
+  Map<String, ClusterModel> served;
+
+  SoakModel(int clusterCount, int backendCount, Random random) {
+    alive = new boolean[backendCount];
+    java.util.Arrays.fill(alive, true);
+    for (int i = 0; i < clusterCount; i++) {
+      ClusterModel c = new ClusterModel("c" + i);
+      List<Integer> pool = new ArrayList<>();
+      for (int b = 0; b < backendCount; b++) {
+        pool.add(b);
+      }
+      java.util.Collections.shuffle(pool, random);
+      int next = 0;
+      String[] zones = {ZONES[i % ZONES.length], ZONES[(i + 1) % ZONES.length], ZONES[(i + 2) % ZONES.length]};
+      int[] priorities = {0, 0, 1};
+      for (int l = 0; l < 3; l++) {
+        ClusterModel.Loc loc = new ClusterModel.Loc(zones[l], priorities[l], 1 + random.nextInt(3));
+        for (int e = 0; e < 2; e++) {
+          loc.endpoints.add(new ClusterModel.Ep(pool.get(next++), 1 + random.nextInt(3), HealthStatus.HEALTHY));
+        }
+        c.localities.add(loc);
+      }
+      clusters.add(c);
+    }
+  }
+
+  ClusterModel cluster(String name) {
+    for (ClusterModel c : clusters) {
+      if (c.name.equals(name)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("no cluster " + name);
+  }
+
+  /** The config a client can know: what the control plane served last while it is down. */
+  ClusterModel visible(String name) {
+    return served != null ? served.get(name) : cluster(name);
+  }
+
+  int channelsOn(String cluster) {
+    int n = 0;
+    for (String c : channels.values()) {
+      n += c.equals(cluster) ? 1 : 0;
+    }
+    return n;
+  }
+
+  int deadBackends() {
+    int n = 0;
+    for (boolean a : alive) {
+      n += a ? 0 : 1;
+    }
+    return n;
+  }
+
+  /** Applies an operation to the model (the runner applies it to the world). */
+  void apply(Op op) {
+    if (op instanceof Op.ConfigOp c) {
+      c.apply(cluster(c.cluster()));
+    } else if (op instanceof Op.Recycle r) {
+      apply(r.during());
+    } else if (op instanceof Op.Hold h) {
+      apply(h.during());
+    } else if (op instanceof Op.StopControlPlane s) {
+      controlPlaneUp = false;
+      outageOpsLeft = s.opsDuring();
+      served = new LinkedHashMap<>();
+      for (ClusterModel c : clusters) {
+        served.put(c.name, c.copy());
+      }
+    } else if (op instanceof Op.StartControlPlane) {
+      controlPlaneUp = true;
+      served = null;
+    } else if (op instanceof Op.KillBackend k) {
+      alive[k.backend()] = false;
+    } else if (op instanceof Op.RestartBackend r) {
+      alive[r.backend()] = true;
+    } else if (op instanceof Op.OpenChannel o) {
+      channels.put(o.channel(), o.cluster());
+      nextChannelId = Math.max(nextChannelId, o.channel() + 1);
+    } else if (op instanceof Op.CloseChannel c) {
+      channels.remove(c.channel());
+    }
+    if (!controlPlaneUp && !(op instanceof Op.StopControlPlane)) {
+      outageOpsLeft--;
+    }
+  }
+}

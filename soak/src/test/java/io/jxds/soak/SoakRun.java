@@ -1,0 +1,698 @@
+package io.jxds.soak;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.jxds.api.ResourceState;
+import io.jxds.api.ResourceStatus;
+import io.jxds.api.XdsClient;
+import io.jxds.api.XdsClientStatus;
+import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.client.XdsClientPool;
+import io.jxds.testing.FakeAdsServer;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One soak run: 24 backends, 6 clusters, up to 9 channels on {@code xds-cluster:///NAME} sharing
+ * one pooled XdsClient (some find it through the bootstrap in {@code jxds.bootstrapConfig}, the
+ * others get it through {@link XdsClusterPolicy#XDS_CLIENT_ARG}), a steady RPC load, and a seeded
+ * sequence of operations, each followed by a bounded wait for every invariant to hold (see
+ * {@link SoakTest} for the invariants and their bounds).
+ */
+final class SoakRun implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SoakRun.class);
+  static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
+
+  /** RPCs per channel in the quick routing check, and in the share check. */
+  static final int QUICK_SAMPLE = 25;
+  static final int SHARE_SAMPLE = 200;
+  /**
+   * A backend's share of a channel's non-dropped RPCs may differ from locality weight × endpoint
+   * weight (normalized) by at most 6 percentage points over {@value #SHARE_SAMPLE} RPCs. The load
+   * picks on one thread and jxds picks by smooth weighted round robin, which over any run of
+   * consecutive picks is within about one pick per locality and per endpoint of the exact share,
+   * plus one more per picker rebuild (a new picker starts at a random position): about 1.5 points
+   * here, a quarter of the bound. A picker that ignores a weight (weights are 1..4) misses by 10
+   * points or more in most configurations. (A weighted random picker, as grpc-java's, would need
+   * a wider bound: binomial σ is up to 3.5 points at 200 RPCs.)
+   */
+  static final double SHARE_BOUND = 0.06;
+  /** Converge bounds: most operations; a control-plane start (reconnect backoff, plus a deletion
+   *  postponed to the 15 s does-not-exist timer after a first response); a recycle window. */
+  static final Duration CONVERGE = Duration.ofSeconds(15);
+  static final Duration CONVERGE_AFTER_START = Duration.ofSeconds(30);
+  static final Duration CONVERGE_AFTER_RECYCLE = Duration.ofSeconds(20);
+  /** The initial channels: the JVM is still loading classes and compiling, on a busy machine. */
+  static final Duration CONVERGE_SETUP = Duration.ofSeconds(30);
+  /** A resource unwatched for less than this is still cached (jxds client_retention is 5 min). */
+  static final long CACHED_NANOS = TimeUnit.MINUTES.toNanos(4);
+
+  private final SoakConfig config;
+  private final SoakReport report = new SoakReport();
+  private final List<String> trace = new ArrayList<>();
+  private final Excuses excuses = new Excuses();
+  private final Queue<String> violations = new ConcurrentLinkedQueue<>();
+  private final Map<Integer, SoakChannel> channels = new LinkedHashMap<>();
+  private final Map<String, Long> lastWatched = new HashMap<>();
+  private final Map<String, String> badSentAt = new HashMap<>();
+  private Set<String> watchedAtStop = Set.of();
+
+  private SoakModel model;
+  private OpGenerator generator;
+  private SoakBackends backends;
+  private SoakControlPlane controlPlane;
+  private XdsClientPool.Lease lease;
+  private XdsClient client;
+  private ExecutorService callbacks;
+  private RpcLoad load;
+  private String previousBootstrap;
+  private long runStart;
+  private long stopNanos;
+  private int stopDownMillis;
+  private volatile int opNumber;
+  private long lastThreadSample = Long.MIN_VALUE;
+  private long lastHeapSample = Long.MIN_VALUE;
+  private long lastProgress;
+  /** When the initial channels had converged: growth is measured from there. */
+  private long setupEndMillis;
+
+  SoakRun(SoakConfig config) {
+    this.config = config;
+  }
+
+  SoakReport report() {
+    return report;
+  }
+
+  /** Runs to the end; a broken invariant throws {@link SoakViolation} after printing seed, op and trace. */
+  SoakReport run() throws Exception {
+    try {
+      runUnchecked();
+      System.out.println(report.render(config, setupEndMillis));
+      return report;
+    } catch (SoakViolation | RuntimeException e) {
+      report.elapsedMillis = elapsedMillis();
+      if (controlPlane != null) {
+        report.streamsOpened = controlPlane.streamsOpened();
+      }
+      StringBuilder s = new StringBuilder();
+      s.append("\n==== SOAK VIOLATION: mode ").append(config.mode()).append(", seed ").append(config.seed())
+          .append(", at operation #").append(opNumber).append(" ====\n").append(e.getMessage()).append('\n');
+      s.append("replay: ").append(config.replayCommand(opNumber)).append('\n');
+      s.append("trace (").append(trace.size()).append(" operations):\n");
+      for (String line : trace) {
+        s.append("  ").append(line).append('\n');
+      }
+      if (model != null) {
+        s.append("model now:\n");
+        for (ClusterModel c : model.clusters) {
+          s.append("  ").append(c.describe()).append('\n');
+        }
+        s.append("  dead backends: ");
+        for (int b = 0; b < model.alive.length; b++) {
+          s.append(model.alive[b] ? "" : "b" + b + " ");
+        }
+        s.append('\n');
+      }
+      s.append(report.render(config, setupEndMillis));
+      System.out.println(s);
+      log.error("soak violation{}", s);
+      throw e;
+    }
+  }
+
+  private void runUnchecked() throws Exception {
+    runStart = System.nanoTime();
+    Random random = new Random(config.seed());
+    model = new SoakModel(SoakConfig.CLUSTERS, SoakConfig.BACKENDS, random);
+    generator = new OpGenerator(random, model, config.mode(), config.skip());
+    backends = new SoakBackends(SoakConfig.BACKENDS);
+    controlPlane = config.mode() == SoakConfig.Mode.JCP ? new JcpControlPlane() : new FakeControlPlane();
+    controlPlane.publish(model.clusters, ports(), false);
+    previousBootstrap = System.getProperty(BOOTSTRAP_PROPERTY);
+    System.setProperty(BOOTSTRAP_PROPERTY, bootstrap());
+    lease = XdsClientPool.shared().acquire();
+    client = lease.client();
+    callbacks = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "soak-rpc-callbacks");
+      t.setDaemon(true);
+      return t;
+    });
+    load = new RpcLoad(this::onRpc);
+    sampleResources(true);
+
+    // Setup, part of the trace: one channel per cluster, two more sharing clusters c0 and c1.
+    // While the JVM warms up (class loading, JIT, on a busy machine), every cluster is excused.
+    List<Excuses.Window> warmUp = new ArrayList<>();
+    for (ClusterModel c : model.clusters) {
+      warmUp.add(excuses.open(c.name, System.nanoTime()));
+    }
+    for (int i = 0; i < SoakConfig.CLUSTERS; i++) {
+      step(new Op.OpenChannel(model.nextChannelId, "c" + i, i % 3 == 0));
+    }
+    step(new Op.OpenChannel(model.nextChannelId, "c0", false));
+    step(new Op.OpenChannel(model.nextChannelId, "c1", true));
+    setupEndMillis = elapsedMillis();
+    for (Excuses.Window w : warmUp) {
+      w.end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    }
+    sampleResources(true);
+
+    long end = runStart + config.duration().toNanos();
+    // The run ends by itself: bounded in operations and time; an outage in progress is finished
+    // (at most two more operations, then the start).
+    while ((opNumber < config.maxOps() && System.nanoTime() < end) || !model.controlPlaneUp) {
+      step(generator.next());
+    }
+    report.elapsedMillis = elapsedMillis();
+    sampleResources(true);
+    report.streamsOpened = controlPlane.streamsOpened();
+    checkGrowth();
+  }
+
+  private IntUnaryOperator ports() {
+    return backends::port;
+  }
+
+  private String bootstrap() {
+    String nodeId = "soak-" + config.mode().name().toLowerCase() + "-" + config.seed() + "-" + Long.toHexString(System.nanoTime());
+    return "{\"xds_servers\": [{\"server_uri\": \"" + controlPlane.serverUri()
+        + "\", \"channel_creds\": [{\"type\": \"insecure\"}], \"server_features\": []}],"
+        + " \"node\": {\"id\": \"" + nodeId + "\", \"cluster\": \"jxds-soak\"}}";
+  }
+
+  private long elapsedMillis() {
+    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - runStart);
+  }
+
+  // ------------------------------------------------------------------ one operation
+
+  private void step(Op op) throws Exception {
+    opNumber++;
+    String line = "#" + opNumber + " " + op.describe();
+    trace.add(line);
+    log.info("soak op {}", line);
+    report.ops++;
+    report.opsByKind.merge(OpGenerator.kind(op), 1, Integer::sum);
+    long streamsBefore = controlPlane.streamsOpened();
+    List<Excuses.Window> windows = new ArrayList<>();
+    Duration bound = apply(op, windows);
+    if (setupEndMillis == 0) {
+      bound = CONVERGE_SETUP;
+    }
+    long applied = System.nanoTime();
+    converge(op, applied, bound);
+    long graceEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (Excuses.Window w : windows) {
+      w.end = graceEnd;
+    }
+    long opened = controlPlane.streamsOpened() - streamsBefore;
+    long allowed = op instanceof Op.StartControlPlane || op instanceof Op.BreakStreams ? 3
+        : op instanceof Op.Recycle ? Long.MAX_VALUE : 1;
+    if (opened > allowed) {
+      throw new SoakViolation(line + ": " + opened + " ADS streams opened during the operation, at most "
+          + allowed + " expected");
+    }
+    sampleResources(false);
+    progress();
+  }
+
+  private Duration apply(Op op, List<Excuses.Window> windows) throws Exception {
+    long now = System.nanoTime();
+    if (op instanceof Op.ConfigOp c) {
+      windows.add(excuses.open(c.cluster(), now));
+      model.apply(op);
+      controlPlane.publish(model.clusters, ports(), false);
+      return CONVERGE;
+    }
+    if (op instanceof Op.StopControlPlane s) {
+      Set<String> watched = new HashSet<>(model.channels.values());
+      watchedAtStop = watched;
+      model.apply(op);
+      controlPlane.stop();
+      stopNanos = System.nanoTime();
+      stopDownMillis = s.downMillis();
+      return CONVERGE;
+    }
+    if (op instanceof Op.StartControlPlane s) {
+      long remaining = stopDownMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopNanos);
+      if (remaining > 0) {
+        Thread.sleep(Math.min(remaining, 5_000));
+      }
+      for (ClusterModel c : model.clusters) {
+        if (!model.served.get(c.name).describe().equals(c.describe())) {
+          windows.add(excuses.open(c.name, now)); // changed while down: an operation about it lands now
+        }
+      }
+      model.apply(op);
+      controlPlane.publish(model.clusters, ports(), s.newerVersion());
+      controlPlane.start();
+      report.controlPlaneRestarts++;
+      return CONVERGE_AFTER_START;
+    }
+    if (op instanceof Op.KillBackend k) {
+      openForBackend(k.backend(), windows, now);
+      backends.kill(k.backend());
+      model.apply(op);
+      return CONVERGE;
+    }
+    if (op instanceof Op.RestartBackend r) {
+      openForBackend(r.backend(), windows, now);
+      backends.restart(r.backend());
+      model.apply(op);
+      // As an operator would after restarting a backend: skip gRPC's reconnect backoff (1 s growing
+      // to 120 s), which would otherwise delay failback by up to two minutes.
+      for (SoakChannel ch : channels.values()) {
+        ch.channel.resetConnectBackoff();
+      }
+      return CONVERGE;
+    }
+    if (op instanceof Op.OpenChannel o) {
+      windows.add(excuses.open(o.cluster(), now));
+      boolean cached = cached(o.cluster(), now);
+      model.apply(op);
+      ManagedChannelBuilder<?> builder =
+          Grpc.newChannelBuilder("xds-cluster:///" + o.cluster(), InsecureChannelCredentials.create())
+              .executor(callbacks);
+      if (!o.viaPool()) {
+        builder.setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client);
+      }
+      SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), builder.build());
+      ch.cold = !model.controlPlaneUp && !cached;
+      ch.expectFailures = Expectation.of(model.visible(o.cluster()), model.alive).kind() == Expectation.Kind.FAIL;
+      channels.put(ch.id, ch);
+      load.add(ch);
+      return CONVERGE;
+    }
+    if (op instanceof Op.CloseChannel c) {
+      SoakChannel ch = channels.remove(c.channel());
+      windows.add(excuses.open(ch.cluster, now));
+      ch.closing = true;
+      load.remove(ch);
+      model.apply(op);
+      ch.channel.shutdownNow();
+      if (!ch.channel.awaitTermination(5, TimeUnit.SECONDS)) {
+        throw new SoakViolation("ch" + ch.id + " did not terminate within 5 s of shutdownNow");
+      }
+      if (model.channelsOn(ch.cluster) == 0) {
+        lastWatched.put(ch.cluster, System.nanoTime());
+      }
+      return CONVERGE;
+    }
+    if (op instanceof Op.IdleChannel i) {
+      SoakChannel ch = channels.get(i.channel());
+      windows.add(excuses.open(ch.cluster, now));
+      ch.channel.enterIdle();
+      return CONVERGE;
+    }
+    if (op instanceof Op.BreakStreams) {
+      controlPlane.breakStreams();
+      return CONVERGE;
+    }
+    if (op instanceof Op.Recycle r) {
+      windows.add(excuses.open(r.during().cluster(), now));
+      long before = controlPlane.streamsOpened();
+      controlPlane.recycle(true);
+      model.apply(op);
+      // A newer version even if the change was a no-op: the server must have something to send.
+      controlPlane.publish(model.clusters, ports(), true);
+      Thread.sleep(r.millis());
+      controlPlane.recycle(false);
+      long opened = controlPlane.streamsOpened() - before;
+      // No storm: a client whose streams end right after each response must still space its
+      // reconnects (grpc-java waits for its backoff minus the stream's lifetime); 2 per second.
+      long allowed = 2L * r.millis() / 1000 + 3;
+      if (opened > allowed) {
+        throw new SoakViolation(op.describe() + ": reconnect storm: " + opened + " ADS streams opened in "
+            + r.millis() + " ms while the server closed each stream after a response (at most " + allowed + ")");
+      }
+      return CONVERGE_AFTER_RECYCLE;
+    }
+    if (op instanceof Op.Hold h) {
+      FakeControlPlane fake = (FakeControlPlane) controlPlane;
+      windows.add(excuses.open(h.during().cluster(), now));
+      fake.holdResponses();
+      model.apply(op);
+      controlPlane.publish(model.clusters, ports(), false);
+      Thread.sleep(h.millis());
+      fake.releaseResponses();
+      return CONVERGE;
+    }
+    if (op instanceof Op.BadResource b) {
+      FakeControlPlane fake = (FakeControlPlane) controlPlane;
+      String type = b.cds() ? FakeAdsServer.CLUSTER_TYPE_URL : FakeAdsServer.ENDPOINTS_TYPE_URL;
+      badSentAt.put(type + " " + (b.cds() ? b.cluster() : model.cluster(b.cluster()).edsName()),
+          controlPlane.version(type));
+      fake.sendBad(model.cluster(b.cluster()), b.cds(), ports());
+      return CONVERGE;
+    }
+    throw new IllegalStateException("unknown operation " + op);
+  }
+
+  private void openForBackend(int backend, List<Excuses.Window> windows, long now) {
+    for (ClusterModel c : model.clusters) {
+      if (model.visible(c.name).backends().contains(backend)) {
+        windows.add(excuses.open(c.name, now));
+      }
+    }
+  }
+
+  /** Whether the shared client still holds a value for the cluster (watched now, at the stop, or recently). */
+  private boolean cached(String cluster, long now) {
+    if (watchedAtStop.contains(cluster) && !model.controlPlaneUp) {
+      return true;
+    }
+    for (SoakChannel ch : channels.values()) {
+      if (ch.cluster.equals(cluster) && !ch.cold) {
+        return true;
+      }
+    }
+    Long last = lastWatched.get(cluster);
+    return last != null && now - last < CACHED_NANOS;
+  }
+
+  // ------------------------------------------------------------------ RPC results
+
+  private void onRpc(RpcResult r) {
+    report.count(r);
+    SoakChannel ch = r.channel();
+    Sample s = ch.sample.get();
+    if (s != null) {
+      s.offer(r);
+    }
+    if (r.ok() || r.dropped() || ch.closing || ch.cold || ch.expectFailures) {
+      return;
+    }
+    if (excuses.covers(ch.cluster, r.startNanos(), r.endNanos())) {
+      return;
+    }
+    violations.add("during operation #" + opNumber + ": an RPC failed outside any grace window of its cluster: "
+        + r.describe());
+  }
+
+  private void checkViolations() {
+    String v = violations.peek();
+    if (v != null) {
+      throw new SoakViolation(v);
+    }
+    RuntimeException loadFailure = load.failure.get();
+    if (loadFailure != null) {
+      throw new SoakViolation("the RPC load generator failed: " + loadFailure);
+    }
+    if (controlPlane instanceof FakeControlPlane fake && !fake.unexpectedErrors().isEmpty()) {
+      throw new SoakViolation("FakeAdsServer failed inside: " + fake.unexpectedErrors());
+    }
+  }
+
+  // ------------------------------------------------------------------ convergence
+
+  private void converge(Op op, long applied, Duration bound) throws InterruptedException {
+    long deadline = applied + bound.toNanos();
+    String reason;
+    while (true) {
+      checkViolations();
+      long attempt = System.nanoTime();
+      reason = check(QUICK_SAMPLE, deadline, false);
+      if (reason == null) {
+        reason = check(SHARE_SAMPLE, deadline, true);
+        if (reason == null) {
+          report.convergeMillis.add(TimeUnit.NANOSECONDS.toMillis(attempt - applied));
+          break;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new SoakViolation("#" + opNumber + " " + op.describe() + ": no convergence within "
+            + bound.toSeconds() + " s: " + reason);
+      }
+      Thread.sleep(20);
+    }
+    checkViolations();
+    long now = System.nanoTime();
+    for (SoakChannel ch : channels.values()) {
+      ch.expectFailures = Expectation.of(model.visible(ch.cluster), model.alive).kind() == Expectation.Kind.FAIL;
+      if (model.controlPlaneUp) {
+        ch.cold = false;
+      }
+      lastWatched.put(ch.cluster, now);
+    }
+  }
+
+  /** Null if every invariant holds over a fresh sample of {@code size} RPCs per channel, else why not. */
+  private String check(int size, long deadline, boolean shares) throws InterruptedException {
+    if (model.controlPlaneUp) {
+      String stream = checkStreamAndStatus();
+      if (stream != null) {
+        return stream;
+      }
+    }
+    Map<SoakChannel, Sample> samples = new LinkedHashMap<>();
+    long start = System.nanoTime();
+    for (SoakChannel ch : channels.values()) {
+      if (!ch.cold) {
+        Sample s = new Sample(start, size);
+        ch.sample.set(s);
+        samples.put(ch, s);
+      }
+    }
+    try {
+      // Enough time for the sample at 200 RPC/s (allowing 100) plus one RPC deadline, within the converge bound.
+      long wait = Math.min(deadline, start + TimeUnit.MILLISECONDS.toNanos(size * 10L + RpcLoad.DEADLINE_MILLIS + 500));
+      for (var e : samples.entrySet()) {
+        if (!e.getValue().await(wait)) {
+          return "ch" + e.getKey().id + " (" + e.getKey().cluster + "): only " + e.getValue().size() + " of " + size
+              + " RPCs finished in time";
+        }
+      }
+    } finally {
+      for (SoakChannel ch : samples.keySet()) {
+        ch.sample.set(null);
+      }
+    }
+    for (var e : samples.entrySet()) {
+      SoakChannel ch = e.getKey();
+      Expectation exp = Expectation.of(model.visible(ch.cluster), model.alive);
+      String why = judge(ch, exp, e.getValue().results(), shares);
+      if (why != null) {
+        return "ch" + ch.id + " (" + model.visible(ch.cluster).describe() + "): " + why;
+      }
+    }
+    return null;
+  }
+
+  private static String judge(SoakChannel ch, Expectation exp, List<RpcResult> results, boolean shares) {
+    Map<Integer, Integer> counts = new HashMap<>();
+    int ok = 0;
+    int dropped = 0;
+    for (RpcResult r : results) {
+      if (r.dropped() && exp.dropFraction() > 0 && !(exp.kind() == Expectation.Kind.FAIL && exp.why().equals("deleted"))) {
+        dropped++;
+        continue;
+      }
+      boolean fits = exp.kind() == Expectation.Kind.ROUTE
+          ? r.ok() && exp.shares().containsKey(r.backend())
+          : !r.ok() && r.code() == Status.Code.UNAVAILABLE && r.description().contains(exp.failText());
+      if (!fits) {
+        return "RPC " + r.describe() + ", expected " + exp.describe();
+      }
+      if (r.ok()) {
+        ok++;
+        counts.merge(r.backend(), 1, Integer::sum);
+      }
+    }
+    if (!shares || exp.kind() != Expectation.Kind.ROUTE) {
+      return null;
+    }
+    for (var e : exp.shares().entrySet()) {
+      double observed = ok == 0 ? 0 : counts.getOrDefault(e.getKey(), 0) / (double) ok;
+      if (Math.abs(observed - e.getValue()) > SHARE_BOUND) {
+        return String.format("b%d got %.1f%% of %d RPCs, expected %.1f%% ± %.0f points: %s, counts %s",
+            e.getKey(), observed * 100, ok, e.getValue() * 100, SHARE_BOUND * 100, exp.describe(), counts);
+      }
+    }
+    // Drops draw at random per RPC: 5 binomial σ plus one point, so a correct client never fails it.
+    double p = exp.dropFraction();
+    double observedDrop = dropped / (double) results.size();
+    double dropBound = 5 * Math.sqrt(p * (1 - p) / results.size()) + 0.01;
+    if (Math.abs(observedDrop - p) > dropBound) {
+      return String.format("dropped %.1f%% of %d RPCs, expected %.1f%% ± %.1f points",
+          observedDrop * 100, results.size(), p * 100, dropBound * 100);
+    }
+    return null;
+  }
+
+  /** One ADS stream, connected, and the client's versions equal to the control plane's for every watched resource. */
+  private String checkStreamAndStatus() {
+    int open = controlPlane.openStreams();
+    if (open != 1) {
+      return "the control plane has " + open + " ADS streams open, expected 1";
+    }
+    XdsClientStatus status = client.status();
+    if (!status.connected()) {
+      return "client status: not connected";
+    }
+    Set<String> watched = new TreeSet<>();
+    for (SoakChannel ch : channels.values()) {
+      if (!ch.cold) {
+        watched.add(ch.cluster);
+      }
+    }
+    for (String name : watched) {
+      ClusterModel c = model.cluster(name);
+      String cds = FakeAdsServer.CLUSTER_TYPE_URL;
+      Optional<ResourceStatus> cluster = status.resource(cds, name);
+      if (cluster.isEmpty()) {
+        return "client status lacks Cluster " + name;
+      }
+      if (c.deleted) {
+        if (cluster.get().state() != ResourceState.DOES_NOT_EXIST) {
+          return "client status: deleted Cluster " + name + " is " + cluster.get().state();
+        }
+        continue;
+      }
+      String why = versionMismatch(cluster.get(), cds, name);
+      if (why != null) {
+        return why;
+      }
+      String eds = FakeAdsServer.ENDPOINTS_TYPE_URL;
+      Optional<ResourceStatus> endpoints = status.resource(eds, c.edsName());
+      if (endpoints.isEmpty()) {
+        return "client status lacks ClusterLoadAssignment " + c.edsName();
+      }
+      why = versionMismatch(endpoints.get(), eds, c.edsName());
+      if (why != null) {
+        return why;
+      }
+    }
+    return null;
+  }
+
+  private String versionMismatch(ResourceStatus r, String typeUrl, String name) {
+    String want = controlPlane.version(typeUrl);
+    boolean nackAllowed = want.equals(badSentAt.get(typeUrl + " " + name));
+    boolean stateOk = r.state() == ResourceState.ACKED || (nackAllowed && r.state() == ResourceState.NACKED);
+    if (!r.version().equals(want) || !stateOk) {
+      return "client status: " + name + " at version \"" + r.version() + "\" " + r.state()
+          + ", control plane at \"" + want + "\"" + r.lastError().map(e -> " (" + e + ")").orElse("");
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ growth
+
+  private void sampleResources(boolean force) {
+    long elapsed = elapsedMillis();
+    if (force || elapsed - lastThreadSample >= 200) {
+      report.threads.add(new long[] {elapsed, ManagementFactory.getThreadMXBean().getThreadCount()});
+      lastThreadSample = elapsed;
+    }
+    long heapEvery = Math.max(5_000, config.duration().toMillis() / 60);
+    if (force || elapsed - lastHeapSample >= heapEvery) {
+      System.gc();
+      report.heapBytes.add(new long[] {elapsed, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed()});
+      lastHeapSample = elapsed;
+    }
+  }
+
+  /**
+   * Quarters of the run after setup (the initial channels converged). Threads: the last quarter's
+   * median at most 10 % (+2 for gRPC's shared executors, whose idle threads expire after a
+   * minute) above the first quarter's. Heap after System.gc(): the same
+   * 10 % (+2 MB), asserted in long runs only (a short run's first quarter is still warming up).
+   */
+  private void checkGrowth() {
+    long s = setupEndMillis;
+    long q = (report.elapsedMillis - s) / 4;
+    long firstThreads = SoakReport.medianBetween(report.threads, s, s + q);
+    long lastThreads = SoakReport.medianBetween(report.threads, s + 3 * q, Long.MAX_VALUE);
+    if (lastThreads > firstThreads * 1.10 + 2) {
+      throw new SoakViolation("thread growth: median " + firstThreads + " threads in the first quarter, "
+          + lastThreads + " in the last");
+    }
+    if (config.assertHeap()) {
+      long firstHeap = SoakReport.medianBetween(report.heapBytes, s, s + q);
+      long lastHeap = SoakReport.medianBetween(report.heapBytes, s + 3 * q, Long.MAX_VALUE);
+      if (lastHeap > firstHeap * 1.10 + 2_000_000) {
+        throw new SoakViolation(String.format("heap growth: median %.1f MB used after GC in the first quarter, %.1f MB in the last",
+            firstHeap / 1e6, lastHeap / 1e6));
+      }
+    }
+  }
+
+  private void progress() {
+    long now = System.nanoTime();
+    if (config.duration().toMinutes() < 2 || now - lastProgress < TimeUnit.SECONDS.toNanos(60)) {
+      return;
+    }
+    lastProgress = now;
+    System.out.printf("[soak %s seed %d] %ds: %d ops, %d RPCs, %d failed, %d restarts%n",
+        config.mode(), config.seed(), elapsedMillis() / 1000, report.ops, report.rpcs.sum(),
+        report.rpcs.sum() - report.succeeded.sum() - report.dropped.sum(), report.controlPlaneRestarts);
+  }
+
+  // ------------------------------------------------------------------ teardown
+
+  @Override
+  public void close() {
+    List<Exception> errors = new ArrayList<>();
+    if (load != null) {
+      attempt(errors, load::close);
+    }
+    for (SoakChannel ch : channels.values()) {
+      ch.closing = true;
+      attempt(errors, () -> ch.channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS));
+    }
+    channels.clear();
+    if (lease != null) {
+      attempt(errors, lease::close);
+    }
+    if (controlPlane != null) {
+      attempt(errors, controlPlane::close);
+    }
+    if (backends != null) {
+      attempt(errors, backends::close);
+    }
+    if (callbacks != null) {
+      callbacks.shutdownNow();
+    }
+    if (previousBootstrap == null) {
+      System.clearProperty(BOOTSTRAP_PROPERTY);
+    } else {
+      System.setProperty(BOOTSTRAP_PROPERTY, previousBootstrap);
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("soak teardown failed", errors.get(0));
+    }
+  }
+
+  private interface Action {
+    void run() throws Exception;
+  }
+
+  private static void attempt(List<Exception> errors, Action action) {
+    try {
+      action.run();
+    } catch (Exception e) {
+      errors.add(e);
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package io.jxds.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * A randomized soak of jxds against real control planes, all on 127.0.0.1 in one JVM: 24 gRPC
+ * backends, 6 clusters, up to 9 channels on {@code xds-cluster:///NAME} under a steady load (about
+ * 200 RPC/s each, 5 s deadline), and a seeded sequence of operations: endpoints added, removed, re-weighted and
+ * marked unhealthy; locality weights; priorities renumbered; localities moved between priorities
+ * (also the same zone at two priorities); drops; clusters deleted and re-added; the control plane
+ * stopped for 0–5 s (while channels open, close and idle, and the config changes) and restarted on
+ * the same port; backends killed and restarted on the same port; channels opened, closed and sent
+ * idle; streams broken; the server closing each stream after a response; and, with FakeAdsServer
+ * only, responses held and invalid resources sent.
+ *
+ * <p>After every operation, within a bounded wait (15 s; 30 s after a control-plane start, which
+ * covers reconnect backoff and a deletion postponed to the 15 s does-not-exist timer; 20 s after a
+ * recycle window), all of these must hold, else the run fails printing the seed, the operation
+ * number and the operation trace:
+ *
+ * <ul>
+ *   <li><b>Routing</b>: each channel's RPCs go only to endpoints its cluster lists as HEALTHY or
+ *       UNKNOWN in the best available priority (the lowest-numbered one with a live backend, the
+ *       soak knowing which it killed), with each backend's share within 6 points of locality
+ *       weight × endpoint weight normalized over 200 RPCs (see {@link SoakRun#SHARE_BOUND}), and
+ *       the dropped share within 5 binomial σ + 1 point of the drop categories' combined rate.
+ *       While the control plane is down, "lists" means what it served last.
+ *   <li><b>Failures</b>: an RPC on a channel whose cluster should route never fails, except inside
+ *       a grace window around an operation about that cluster (its config, a backend it lists, a
+ *       channel on it; a control-plane start for the clusters whose config changed during the
+ *       outage) lasting until a second after convergence; and while the initial channels open
+ *       (JVM warm-up on a busy machine). A control-plane restart opens no window
+ *       for clusters the client has cached: they must keep routing. The one place a client cannot
+ *       route is a channel opened during an outage on a cluster it has never cached: its RPCs may
+ *       wait or fail until the control plane is back, and it must converge then.
+ *   <li><b>Deletion</b>: FakeAdsServer mode deletes clusters that channels use; their RPCs must fail
+ *       UNAVAILABLE with "cluster NAME does not exist", and the client's status must say
+ *       DOES_NOT_EXIST. java-control-plane never reports the removal of a name a client still
+ *       subscribes to (SimpleCache withholds the whole CDS response), so in JCP mode only clusters
+ *       no channel uses are deleted; what the client promises there is that a name nobody
+ *       watches leaves the wire at once, so that the other clusters keep getting updates, and
+ *       that a re-added cluster routes again when a channel opens on it.
+ *   <li><b>Status</b>: for every cluster with a channel, the shared client's {@code status()} holds
+ *       the Cluster and its ClusterLoadAssignment at the control plane's current version, ACKED
+ *       (NACKED only after the soak sent an invalid one at that version), and it is connected.
+ *   <li><b>Streams</b>: exactly one ADS stream open to the control plane (all channels share one
+ *       client); at most one stream opened by an ordinary operation, three by a break or a start,
+ *       and no reconnect storm (at most 2 per second + 3) while the server closes each stream
+ *       after a response.
+ *   <li><b>Growth</b>: thread count, median of the last quarter of the run at most 10 % (+2)
+ *       above the first quarter's; heap used after System.gc() likewise (+2 MB), asserted only in
+ *       runs of 5 minutes or more (reported always).
+ * </ul>
+ *
+ * <p>CI runs the two bounded tests below (fixed seeds, about 30 s each). The long run (see README,
+ * "Soak") is {@link #configuredRun()}, enabled by {@code -Djxds.soak.duration}.
+ */
+class SoakTest {
+  /**
+   * Operation kinds the bounded CI runs leave out while the jxds bugs they hit are being fixed
+   * elsewhere. TEMPORARY: empty both once those fixes are merged (the long run includes every
+   * kind unless {@code -Djxds.soak.skip} says otherwise); override with {@code -Djxds.soak.ciSkip=}
+   * (empty: skip nothing). {@code recycle-streams}: a server that closes each stream after a
+   * response gets hundreds of reconnects a second. {@code delete-cluster} (JCP): a name whose last
+   * channel closed stays subscribed, so java-control-plane withholds every later CDS/EDS response
+   * once it is deleted.
+   */
+  static final String KNOWN_JXDS_BUGS_SKIPPED_IN_CI_FAKE = "recycle-streams";
+  static final String KNOWN_JXDS_BUGS_SKIPPED_IN_CI_JCP = "recycle-streams,delete-cluster";
+
+  private static final Duration CI_DURATION = Duration.ofSeconds(30);
+
+  @Test
+  @Timeout(120)
+  @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
+  void fakeAdsServerBounded() throws Exception {
+    run(new SoakConfig(SoakConfig.Mode.FAKE, 11, CI_DURATION, Integer.MAX_VALUE,
+        ciSkip(KNOWN_JXDS_BUGS_SKIPPED_IN_CI_FAKE), false));
+  }
+
+  @Test
+  @Timeout(120)
+  @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
+  void javaControlPlaneBounded() throws Exception {
+    run(new SoakConfig(SoakConfig.Mode.JCP, 12, CI_DURATION, Integer.MAX_VALUE,
+        ciSkip(KNOWN_JXDS_BUGS_SKIPPED_IN_CI_JCP), false));
+  }
+
+  /**
+   * {@code -Djxds.soak.duration=30m} (required), {@code -Djxds.soak.mode=jcp|fake|both} (default
+   * both, one after the other), {@code -Djxds.soak.seed=42} (default 1), {@code -Djxds.soak.ops=N}
+   * (stop after N operations), {@code -Djxds.soak.skip=kind,kind} (operation kinds to leave out).
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
+  void configuredRun() throws Exception {
+    Duration duration = SoakConfig.parseDuration(System.getProperty("jxds.soak.duration"));
+    String mode = System.getProperty("jxds.soak.mode", "both").toLowerCase(Locale.ROOT);
+    long seed = Long.parseLong(System.getProperty("jxds.soak.seed", "1"));
+    int ops = Integer.parseInt(System.getProperty("jxds.soak.ops", Integer.toString(Integer.MAX_VALUE)));
+    Set<String> skip = SoakConfig.parseSkip(System.getProperty("jxds.soak.skip"));
+    boolean assertHeap = duration.compareTo(Duration.ofMinutes(5)) >= 0;
+    List<SoakConfig.Mode> modes = new ArrayList<>();
+    if (mode.equals("both") || mode.equals("fake")) {
+      modes.add(SoakConfig.Mode.FAKE);
+    }
+    if (mode.equals("both") || mode.equals("jcp")) {
+      modes.add(SoakConfig.Mode.JCP);
+    }
+    assertThat(modes).as("jxds.soak.mode must be jcp, fake or both").isNotEmpty();
+    for (SoakConfig.Mode m : modes) {
+      run(new SoakConfig(m, seed, duration, ops, skip, assertHeap));
+    }
+  }
+
+  private static Set<String> ciSkip(String knownBugs) {
+    return SoakConfig.parseSkip(System.getProperty("jxds.soak.ciSkip", knownBugs));
+  }
+
+  private static void run(SoakConfig config) throws Exception {
+    SoakReport report;
+    try (SoakRun run = new SoakRun(config)) {
+      report = run.run();
+    }
+    // The run checks its invariants as it goes; these only guard against a vacuous run.
+    assertThat(report.ops).as("operations").isGreaterThan(8);
+    assertThat(report.succeeded.sum()).as("RPCs that reached a backend").isGreaterThan(1_000);
+  }
+}
