@@ -13,7 +13,8 @@ import io.jxds.client.stream.AdsTransport;
  *
  * <p>It lives in the benchmarks module but in the client's package, to reach the package-private
  * {@code XdsClientBuilder.transport(...)} without adding anything to xds-client's public surface.
- * Responses are handled on the calling thread (the client's sync context drains inline).
+ * Responses are handled on the calling thread (the client's sync context drains inline); what
+ * the client sends may be read from another thread.
  */
 public final class InMemoryAdsFeed implements AutoCloseable {
   private final Call call = new Call();
@@ -67,19 +68,27 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     return call.requested;
   }
 
+  /** How many requests (subscriptions, ACKs, NACKs) the client sent so far. */
+  public long requestsSent() {
+    return call.sent;
+  }
+
   @Override
   public void close() {
     client.close();
   }
 
   private static final class Call implements AdsTransport.Call {
-    AdsTransport.Listener listener;
-    DiscoveryRequest last;
-    long requested;
+    volatile AdsTransport.Listener listener;
+    volatile DiscoveryRequest last;
+    volatile long requested;
+    volatile long sent;
 
+    // Written only by the thread draining the client's sync context, one at a time.
     @Override
     public void send(DiscoveryRequest request) {
       last = request;
+      sent++;
     }
 
     @Override
