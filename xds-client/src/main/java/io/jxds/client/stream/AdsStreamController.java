@@ -210,7 +210,8 @@ public final class AdsStreamController {
       acceptedVersions.put(typeUrl, response.getVersionInfo());
       send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
     } else {
-      String detail = outcome.errorDetail();
+      // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
+      String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
       String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
       if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
         log.warn(
