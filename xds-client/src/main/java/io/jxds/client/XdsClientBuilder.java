@@ -12,6 +12,7 @@ import io.jxds.client.stream.AdsTransport;
 import io.jxds.client.stream.GrpcAdsTransport;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +34,10 @@ import java.util.random.RandomGenerator;
  * scheduler thread of the client's own, the system UTC clock, {@code node} on every request.
  */
 public final class XdsClientBuilder {
+  static final String NO_OVERPROVISIONING = "envoy.lb.does_not_support_overprovisioning";
+  static final String RESOURCE_IN_SOTW = "xds.config.resource-in-sotw";
+  private static final List<String> CLIENT_FEATURES = List.of(NO_OVERPROVISIONING, RESOURCE_IN_SOTW);
+
   private final String target;
   private final ChannelCredentials credentials;
   private final Channel channel;
@@ -74,7 +79,10 @@ public final class XdsClientBuilder {
         .retention(bootstrap.clientRetention());
   }
 
-  /** Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in when unset. */
+  /**
+   * Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in
+   * when unset, and gRPC's {@code client_features} are added to those the node lists.
+   */
   public XdsClientBuilder node(Node node) {
     this.node = Objects.requireNonNull(node, "node");
     return this;
@@ -147,9 +155,9 @@ public final class XdsClientBuilder {
       owned = newDaemonScheduler("jxds-xds-client-timer");
       timers = owned;
     }
-    Node n = node.getUserAgentName().isEmpty()
+    Node n = withClientFeatures(node.getUserAgentName().isEmpty()
         ? node.toBuilder().setUserAgentName(BootstrapParser.USER_AGENT_NAME).build()
-        : node;
+        : node);
     AdsTransport ads = transport;
     if (ads == null) {
       if (channel != null) {
@@ -172,6 +180,24 @@ public final class XdsClientBuilder {
         owned,
         clock,
         random == null ? new Random() : random);
+  }
+
+  /**
+   * Adds the {@code node.client_features} a gRPC xDS client advertises, after any the node already
+   * lists: {@value #NO_OVERPROVISIONING} (gRFC A27: {@code overprovisioning_factor} is ignored,
+   * so a control plane must not rely on it) and {@value #RESOURCE_IN_SOTW} (resources may come
+   * wrapped in {@code envoy.service.discovery.v3.Resource} in state-of-the-world responses, which
+   * {@code ResourceType.unpack} unwraps).
+   */
+  static Node withClientFeatures(Node node) {
+    Node.Builder b = null;
+    for (String feature : CLIENT_FEATURES) {
+      if (!node.getClientFeaturesList().contains(feature)) {
+        b = b == null ? node.toBuilder() : b;
+        b.addClientFeatures(feature);
+      }
+    }
+    return b == null ? node : b.build();
   }
 
   static ScheduledExecutorService newDaemonScheduler(String name) {

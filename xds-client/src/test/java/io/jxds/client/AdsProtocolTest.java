@@ -187,7 +187,11 @@ class AdsProtocolTest {
   }
 
   private static Node withAgent(Node node) {
-    return node.toBuilder().setUserAgentName("jxds").build();
+    return node.toBuilder()
+        .setUserAgentName("jxds")
+        .addClientFeatures("envoy.lb.does_not_support_overprovisioning")
+        .addClientFeatures("xds.config.resource-in-sotw")
+        .build();
   }
 
   // ---- ACK / NACK ----
