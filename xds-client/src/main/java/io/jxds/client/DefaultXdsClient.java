@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +62,7 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
       ScheduledExecutorService scheduler,
       ScheduledExecutorService ownedScheduler,
       Clock clock,
+      LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
     this.transport = transport;
@@ -107,7 +109,7 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             nodeOnFirstRequestOnly,
             syncContext,
             scheduler,
-            clock,
+            ticker,
             random,
             this::publishStatus);
   }
@@ -177,16 +179,26 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     registrations.clear();
     // The rest runs on the sync context, after whatever it is doing now, so that nothing there
     // meets a closed channel or a shut-down scheduler half way.
+    // Each step runs even if one before it fails: a leaked channel or timer thread outlives the
+    // client for good.
     syncContext.execute(
         () -> {
-          controller.shutdown();
-          cache.shutdown();
+          closeStep("stream", controller::shutdown);
+          closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
-          transport.shutdown();
+          closeStep("transport", transport::shutdown);
           if (ownedScheduler != null) {
-            ownedScheduler.shutdownNow();
+            closeStep("timer thread", ownedScheduler::shutdownNow);
           }
         });
+  }
+
+  private void closeStep(String what, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      log.warn("closing xDS client (node id \"{}\"): shutting down the {} failed", nodeId, what, e);
+    }
   }
 
   /** Registered watchers not yet cancelled through their handle; for tests. */

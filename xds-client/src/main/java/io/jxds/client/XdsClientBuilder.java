@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -31,7 +32,8 @@ import java.util.random.RandomGenerator;
  * }</pre>
  *
  * <p>Defaults: does-not-exist timer 15 s, retention of unwatched resources 5 min, a daemon
- * scheduler thread of the client's own, the system UTC clock, {@code node} on every request.
+ * scheduler thread of the client's own, the system UTC clock and {@code System.nanoTime}, {@code
+ * node} on every request.
  */
 public final class XdsClientBuilder {
   static final String NO_OVERPROVISIONING = "envoy.lb.does_not_support_overprovisioning";
@@ -49,6 +51,7 @@ public final class XdsClientBuilder {
   private boolean nodeOnFirstRequestOnly;
   private ScheduledExecutorService scheduler;
   private Clock clock = Clock.systemUTC();
+  private LongSupplier ticker = System::nanoTime;
   private RandomGenerator random;
 
   private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
@@ -130,9 +133,19 @@ public final class XdsClientBuilder {
     return this;
   }
 
-  /** Stamps update times and measures stream lifetimes (default: system UTC). */
+  /** Stamps update times (default: system UTC). */
   public XdsClientBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * Monotonic nanoseconds that measure how long an ADS stream lived, which shortens the wait
+   * before the next one (default {@code System::nanoTime}; with a test's manual scheduler, pass
+   * its manual time too, e.g. {@code FakeClock.ticker()}).
+   */
+  public XdsClientBuilder ticker(LongSupplier ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     return this;
   }
 
@@ -179,6 +192,7 @@ public final class XdsClientBuilder {
         timers,
         owned,
         clock,
+        ticker,
         random == null ? new Random() : random);
   }
 

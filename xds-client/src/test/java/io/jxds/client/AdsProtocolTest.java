@@ -52,6 +52,7 @@ class AdsProtocolTest {
             .node(NODE)
             .scheduler(clock)
             .clock(clock.clock())
+            .ticker(clock.ticker())
             .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
     config.accept(builder);
     client = builder.build();
@@ -179,7 +180,8 @@ class AdsProtocolTest {
     assertThat(call.sent.get(1).hasNode()).isFalse();
     assertThat(call.sent.get(2).hasNode()).isFalse();
 
-    call.close(Status.UNAVAILABLE); // after a response: reconnect at once
+    call.close(Status.UNAVAILABLE); // after a response: reconnect after the reset backoff (1 s)
+    clock.forwardTime(1, TimeUnit.SECONDS);
     ScriptedCall second = transport.last().ready();
     assertThat(second).isNotSameAs(call);
     assertThat(second.sent.get(0).hasNode()).isTrue();
@@ -362,6 +364,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     // A restarted control plane answering before it has its whole state must not wipe "a".
     second.respond(response(CLUSTER_TYPE_URL, "1", "n2", cluster("b")));
@@ -379,6 +382,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     assertThat(second.lastRequest().getVersionInfo()).isEqualTo("2"); // ACKed
@@ -397,6 +401,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     second.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
@@ -413,6 +418,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     clock.forwardTime(60, TimeUnit.SECONDS);
@@ -571,6 +577,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "c5", "n1", cluster("a")));
     call.respond(response(ENDPOINTS_TYPE_URL, "e9", "n2", endpoints("e", "10.0.0.1")));
+    clock.forwardTime(2, TimeUnit.SECONDS); // it lived longer than the backoff's first delay
     call.close(Status.UNAVAILABLE.withDescription("max connection age"));
 
     assertThat(transport.calls).hasSize(2);
@@ -630,9 +637,13 @@ class AdsProtocolTest {
     clock.forwardTime(1600, TimeUnit.MILLISECONDS);
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
-    call.close(Status.UNAVAILABLE); // reconnect at once
-    transport.last().close(Status.UNAVAILABLE); // fails before a response: backoff from 1 s again
-    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    clock.forwardTime(5, TimeUnit.SECONDS);
+    call.close(Status.UNAVAILABLE); // lived longer than 1 s: reconnect at once, sequence reset
+    assertThat(transport.last()).isNotSameAs(call);
+    // Fails before a response: the reset sequence's second delay (its first went to the
+    // reconnect), not the 2.56 s the two failures before had reached.
+    transport.last().close(Status.UNAVAILABLE);
+    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1600));
   }
 
   @Test
@@ -642,6 +653,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     call.close(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     RecordingWatcher<TestCluster> b = watchCluster("b");
     transport.last().close(Status.UNAVAILABLE.withDescription("connection refused"));
 
@@ -707,6 +719,7 @@ class AdsProtocolTest {
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     h.cancel();
     call.close(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     transport.last().close(Status.UNAVAILABLE); // now failing
     RecordingWatcher<TestCluster> again = watchCluster("a");
     assertThat(again.events()).hasSize(1).first().isInstanceOf(Update.class);

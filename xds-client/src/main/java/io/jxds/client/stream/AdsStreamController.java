@@ -10,7 +10,6 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.client.cache.CallbackTracker;
 import io.jxds.client.cache.ResourceCache;
 import io.jxds.client.cache.ResponseOutcome;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * the client's {@link SynchronizationContext}.
  *
  * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
- * the server, so the client reconnects at once, with the backoff reset and without telling
- * watchers. A stream that fails before any response waits for the backoff (1 s ×1.6 ±20 %, at most
- * 120 s, less the time the failed stream lived), and watchers without data hear the error.
+ * the server: the backoff is reset and watchers are not told. A stream that fails before any
+ * response is an error: watchers without data hear it and the backoff advances. Either way the
+ * next stream starts after the backoff's next delay (1 s ×1.6 ±20 %, at most 120 s) less the time
+ * the closed stream lived, so a long-lived stream is replaced at once while a server that closes
+ * every stream right after its first response sees about one stream a second, not a tight loop.
  *
  * <p>Every new stream re-sends every subscription with the type's last accepted version and an
  * empty nonce, so a server that kept its state need not resend what the client has.
@@ -51,7 +53,8 @@ public final class AdsStreamController {
   private final boolean nodeOnFirstRequestOnly;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
-  private final Clock clock;
+  /** Monotonic nanoseconds, for stream lifetimes. */
+  private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
   private final Runnable connectionListener;
   private final NackLog nackLog = new NackLog();
@@ -72,6 +75,8 @@ public final class AdsStreamController {
   /**
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
+   * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
+   *     stream lived
    * @param connectionListener runs when {@link #isConnected()} changes
    */
   public AdsStreamController(
@@ -81,7 +86,7 @@ public final class AdsStreamController {
       boolean nodeOnFirstRequestOnly,
       SynchronizationContext syncContext,
       ScheduledExecutorService scheduler,
-      Clock clock,
+      LongSupplier ticker,
       RandomGenerator random,
       Runnable connectionListener) {
     this.transport = transport;
@@ -90,7 +95,7 @@ public final class AdsStreamController {
     this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
-    this.clock = clock;
+    this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
     this.connectionListener = connectionListener;
   }
@@ -132,7 +137,9 @@ public final class AdsStreamController {
     if (stream != null) {
       Stream s = stream;
       stream = null;
-      s.call.cancel("xDS client closed");
+      if (s.call != null) { // null when starting the call threw
+        s.call.cancel("xDS client closed");
+      }
     }
     cache.stopAllTimers();
   }
@@ -142,7 +149,7 @@ public final class AdsStreamController {
     if (shutdown) {
       return;
     }
-    Stream s = new Stream(clock.millis());
+    Stream s = new Stream(ticker.getAsLong());
     stream = s;
     log.debug("opening ADS stream to {}", transport.target());
     try {
@@ -251,9 +258,9 @@ public final class AdsStreamController {
     }
     if (s.receivedResponse) {
       // A57: servers recycle streams (max connection age); not an error, nobody is told.
-      log.debug("ADS stream to {} closed after a response ({}); reconnecting", transport.target(), status);
+      log.debug("ADS stream to {} closed after a response ({})", transport.target(), status);
       backoff.reset();
-      startStream();
+      retryAfterBackoff(s);
       return;
     }
     if (connection != Connection.FAILING) {
@@ -268,8 +275,17 @@ public final class AdsStreamController {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
     cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
-    long lived = TimeUnit.MILLISECONDS.toNanos(Math.max(0, clock.millis() - s.startMillis));
+    retryAfterBackoff(s);
+  }
+
+  /** Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57). */
+  private void retryAfterBackoff(Stream closed) {
+    long lived = Math.max(0, ticker.getAsLong() - closed.startNanos);
     long delay = Math.max(0, backoff.nextDelayNanos() - lived);
+    if (delay == 0) {
+      startStream();
+      return;
+    }
     log.debug("retrying ADS stream to {} in {} ms", transport.target(), TimeUnit.NANOSECONDS.toMillis(delay));
     retryTimer = syncContext.schedule(this::startStream, delay, TimeUnit.NANOSECONDS, scheduler);
   }
@@ -309,7 +325,7 @@ public final class AdsStreamController {
 
   /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
   private final class Stream implements AdsTransport.Listener {
-    final long startMillis;
+    final long startNanos;
     final Map<String, String> nonces = new HashMap<>();
     final Set<String> sentTypes = new HashSet<>();
     final Set<String> respondedTypes = new HashSet<>();
@@ -318,8 +334,8 @@ public final class AdsStreamController {
     boolean receivedResponse;
     boolean nodeSent;
 
-    Stream(long startMillis) {
-      this.startMillis = startMillis;
+    Stream(long startNanos) {
+      this.startNanos = startNanos;
     }
 
     @Override
