@@ -5,6 +5,8 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.jxds.client.stream.AdsTransport;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Benchmark seam, not API: a real {@link DefaultXdsClient} whose ADS call is in memory, so a
@@ -73,6 +75,28 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     return call.sent;
   }
 
+  /**
+   * Parks the calling thread until the client has sent {@code count} requests in all (another
+   * thread is feeding it), without spinning: on a busy machine a spinning waiter takes the CPU
+   * the client needs.
+   *
+   * @throws IllegalStateException after a minute without them
+   */
+  public void awaitRequestsSent(long count) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    call.waiter = Thread.currentThread();
+    try {
+      while (call.sent < count) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the client sent " + call.sent + " requests, not " + count);
+        }
+        LockSupport.parkNanos(this, 1_000_000);
+      }
+    } finally {
+      call.waiter = null;
+    }
+  }
+
   @Override
   public void close() {
     client.close();
@@ -83,12 +107,17 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     volatile DiscoveryRequest last;
     volatile long requested;
     volatile long sent;
+    volatile Thread waiter;
 
     // Written only by the thread draining the client's sync context, one at a time.
     @Override
     public void send(DiscoveryRequest request) {
       last = request;
       sent++;
+      Thread w = waiter;
+      if (w != null) {
+        LockSupport.unpark(w);
+      }
     }
 
     @Override
