@@ -210,7 +210,7 @@ class FakeAdsServerProtocolTest {
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     server().stop();
     // The first stream had a response: reconnect after the reset backoff's first delay; that
-    // attempt fails before any response.
+    // stream waits for the channel, whose failure to connect is reported.
     Await.until("backoff scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
@@ -220,8 +220,8 @@ class FakeAdsServerProtocolTest {
     assertThat(a.events()).hasSize(1);
 
     server().start();
-    // The channel has its own (real-time) reconnect backoff, so a retry may fail fast again:
-    // keep firing the client's backoff timer until a stream gets through.
+    // The waiting stream starts when the channel's own (real-time) reconnect backoff lets it
+    // reconnect; firing the client's timers (its reconnect nudges) must not get in the way.
     Await.until(
         "reconnected",
         () -> {

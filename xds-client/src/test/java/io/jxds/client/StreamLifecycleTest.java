@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
+import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.client.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.TestRandom;
@@ -17,6 +18,8 @@ import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -155,6 +158,169 @@ class StreamLifecycleTest {
     call.close(Status.UNAVAILABLE);
     assertThat(transport.calls).hasSize(1);
     assertThat(awaitNextCall(1)).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+  }
+
+  // ---- 5. a stream that waits for the connection ----
+
+  @Test
+  void failingToConnectWhileTheStreamWaitsTellsWatchersAndKeepsTheStream() {
+    newClient(b -> {});
+    RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
+    client.watch(TestTypes.CLUSTER, "a", a, Runnable::run);
+    ScriptedCall call = transport.last();
+
+    call.listener.onConnectionFailure();
+
+    assertThat(a.errors()).hasSize(1);
+    assertThat(a.errors().get(0).getDescription())
+        .startsWith("ADS stream to scripted failed: UNAVAILABLE: cannot connect")
+        .contains("\"a\"", "node-1");
+    assertThat(client.status().connected()).isFalse();
+    clock.forwardTime(60, TimeUnit.SECONDS);
+    assertThat(transport.calls).hasSize(1); // no new stream: this one starts once connected
+
+    // A name subscribed while the channel cannot connect hears it at once.
+    RecordingWatcher<TestCluster> b = new RecordingWatcher<>();
+    client.watch(TestTypes.CLUSTER, "b", b, Runnable::run);
+    assertThat(b.errors()).hasSize(1);
+    assertThat(b.errors().get(0).getDescription()).startsWith("ADS stream to scripted failed: UNAVAILABLE");
+
+    call.ready();
+    assertThat(call.sent).hasSize(1);
+    assertThat(call.sent.get(0).getResourceNamesList()).containsExactly("a", "b");
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    assertThat(client.status().connected()).isTrue();
+    assertThat(a.updates()).hasSize(1);
+  }
+
+  @Test
+  void timeSpentWaitingForTheConnectionIsNotTheStreamsLife() {
+    newClient(b -> {});
+    watchCluster("a");
+    ScriptedCall call = transport.last();
+    call.listener.onConnectionFailure();
+    clock.forwardTime(30, TimeUnit.SECONDS); // waiting for the channel
+    call.ready();
+    call.close(Status.UNAVAILABLE.withDescription("reset by peer")); // failed once connected
+
+    assertThat(transport.calls).hasSize(1);
+    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1)); // the full backoff
+  }
+
+  @Test
+  void reconnectIsNudgedThreeTimesEarlyInAnOutageThenLeftToTheChannel() {
+    NudgeableTransport nudgeable = new NudgeableTransport(transport);
+    newClient(b -> b.transport(nudgeable));
+    watchCluster("a");
+    ScriptedCall call = transport.last();
+    List<Long> nudgedAtMillis = new ArrayList<>();
+    nudgeable.onNudge = () -> {
+      nudgedAtMillis.add(TimeUnit.NANOSECONDS.toMillis(clock.nanoTime()));
+      call.listener.onConnectionFailure(); // the attempt it caused failed too
+    };
+    call.listener.onConnectionFailure();
+    // The channel's own attempts keep failing for ten minutes.
+    for (int second = 1; second <= 600; second++) {
+      clock.forwardTime(1, TimeUnit.SECONDS);
+      call.listener.onConnectionFailure();
+    }
+
+    assertThat(nudgedAtMillis).containsExactly(500L, 1300L, 2580L);
+    assertThat(transport.calls).as("stream attempts against a dead server").hasSize(1);
+    assertThat(clock.numPendingTasks()).isZero();
+
+    // Connected again: the next outage gets its nudges.
+    call.ready().respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    clock.forwardTime(5, TimeUnit.SECONDS);
+    call.close(Status.UNAVAILABLE.withDescription("control plane stopped"));
+    ScriptedCall second = transport.last();
+    assertThat(second).isNotSameAs(call);
+    nudgeable.onNudge = () -> nudgedAtMillis.add(-1L);
+    second.listener.onConnectionFailure();
+    clock.forwardTime(500, TimeUnit.MILLISECONDS);
+    assertThat(nudgedAtMillis).hasSize(4);
+  }
+
+  @Test
+  void aTransportThatCannotReconnectOnRequestIsAskedOnce() {
+    newClient(b -> {});
+    watchCluster("a");
+    ScriptedCall call = transport.last();
+    call.listener.onConnectionFailure();
+    assertThat(clock.numPendingTasks()).isEqualTo(1);
+    clock.forwardTime(1, TimeUnit.SECONDS); // asked: ScriptedTransport says it cannot
+    call.listener.onConnectionFailure();
+    assertThat(clock.numPendingTasks()).isZero();
+  }
+
+  /** Delegates to a {@link ScriptedTransport} and can be told to reconnect now. */
+  private static final class NudgeableTransport implements AdsTransport {
+    private final ScriptedTransport delegate;
+    Runnable onNudge = () -> {};
+
+    NudgeableTransport(ScriptedTransport delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Call start(Listener listener) {
+      return delegate.start(listener);
+    }
+
+    @Override
+    public void shutdown() {
+      delegate.shutdown();
+    }
+
+    @Override
+    public String target() {
+      return delegate.target();
+    }
+
+    @Override
+    public boolean reconnectNow() {
+      onNudge.run();
+      return true;
+    }
+  }
+
+  // ---- 4. ACK before watcher callbacks ----
+
+  @Test
+  void ackAndNackAreSentBeforeInlineCallbacksRunAndTheNextResponseWaitsForThem() {
+    newClient(b -> {});
+    AtomicReference<ScriptedCall> current = new AtomicReference<>();
+    List<String> seenInCallbacks = new ArrayList<>();
+    RecordingWatcher<TestCluster> watcher = new RecordingWatcher<>() {
+      @Override
+      public void onUpdate(TestCluster value) {
+        super.onUpdate(value);
+        record("update");
+      }
+
+      @Override
+      public void onError(Status error) {
+        super.onError(error);
+        record("error");
+      }
+
+      private void record(String what) {
+        DiscoveryRequest last = current.get().lastRequest();
+        seenInCallbacks.add(what + ": last request " + last.getVersionInfo() + "/" + last.getResponseNonce()
+            + (last.hasErrorDetail() ? " NACK" : "") + ", requested " + current.get().requested);
+      }
+    };
+    client.watch(TestTypes.CLUSTER, "a", watcher, Runnable::run); // runs inline, as a channel's context
+    current.set(transport.last().ready());
+    ScriptedCall call = current.get();
+
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", XdsResources.cluster("a").edsConfigPath("/x").buildAny()));
+
+    assertThat(seenInCallbacks).containsExactly(
+        "update: last request 1/n1, requested 1",
+        "error: last request 1/n2 NACK, requested 2");
+    assertThat(call.requested).isEqualTo(3);
   }
 
   // ---- 3. close() racing a stream that fails to start ----

@@ -35,6 +35,12 @@ import org.slf4j.LoggerFactory;
  * the closed stream lived, so a long-lived stream is replaced at once while a server that closes
  * every stream right after its first response sees about one stream a second, not a tight loop.
  *
+ * <p>A stream may wait for the connection (a transport that starts calls wait-for-ready): it
+ * starts the moment the channel reconnects, and the time it waited does not count as its life.
+ * Each failure to connect meanwhile is reported like a failed stream (watchers without data hear
+ * it, the client is no longer connected), and {@link ReconnectNudges} shortens the channel's
+ * reconnect backoff early in the outage.
+ *
  * <p>Every new stream re-sends every subscription with the type's last accepted version and an
  * empty nonce, so a server that kept its state need not resend what the client has.
  */
@@ -56,6 +62,7 @@ public final class AdsStreamController {
   /** Monotonic nanoseconds, for stream lifetimes. */
   private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
+  private final ReconnectNudges nudges;
   private final Runnable connectionListener;
   private final NackLog nackLog = new NackLog();
   /** Last accepted version per type URL; survives streams (grpc-java #7427). */
@@ -69,6 +76,9 @@ public final class AdsStreamController {
 
   private Stream stream;
   private ScheduledHandle retryTimer;
+  /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
+  private Status connectFailure;
+  private boolean failureReportQueued;
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
 
@@ -97,6 +107,7 @@ public final class AdsStreamController {
     this.scheduler = scheduler;
     this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
+    this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
     this.connectionListener = connectionListener;
   }
 
@@ -124,12 +135,25 @@ public final class AdsStreamController {
     }
     if (stream.ready) {
       sendSubscription(stream, typeUrl);
+    } else if (connectFailure != null && !failureReportQueued) {
+      // The stream waits for a channel that cannot connect, and the channel reports only its
+      // first failure: a name subscribed now hears it at once, after this operation, rather than
+      // nothing until the channel is back.
+      failureReportQueued = true;
+      syncContext.execute(
+          () -> {
+            failureReportQueued = false;
+            if (connectFailure != null && !shutdown) {
+              reportFailure(connectFailure);
+            }
+          });
     }
   }
 
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
   public void shutdown() {
     shutdown = true;
+    nudges.cancel();
     if (retryTimer != null) {
       retryTimer.cancel();
       retryTimer = null;
@@ -151,6 +175,7 @@ public final class AdsStreamController {
     }
     Stream s = new Stream(ticker.getAsLong());
     stream = s;
+    connectFailure = null;
     log.debug("opening ADS stream to {}", transport.target());
     try {
       s.call = transport.start(s);
@@ -166,6 +191,9 @@ public final class AdsStreamController {
       return;
     }
     s.ready = true;
+    s.readyNanos = ticker.getAsLong();
+    connectFailure = null;
+    nudges.cancel();
     for (String typeUrl : cache.subscribedTypeUrls()) {
       sendSubscription(s, typeUrl);
     }
@@ -202,6 +230,7 @@ public final class AdsStreamController {
     }
     if (!s.receivedResponse) {
       s.receivedResponse = true;
+      nudges.reset();
       if (connection != Connection.CONNECTED) {
         connection = Connection.CONNECTED;
         log.info("ADS stream to {} connected", transport.target());
@@ -210,35 +239,45 @@ public final class AdsStreamController {
     }
     s.nonces.put(typeUrl, response.getNonce());
     CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
-    ResponseOutcome outcome = cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl));
+    // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
+    // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
+    // the control plane's view of this client back. The next response still waits for every
+    // callback (the tracker), so flow control is unchanged.
+    ResponseOutcome outcome =
+        cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl), o -> answer(s, response, o));
     if (outcome == null) {
       log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
-    } else if (outcome.accepted()) {
-      acceptedVersions.put(typeUrl, response.getVersionInfo());
-      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
-    } else {
-      // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
-      String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
-      String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
-      if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
-        log.warn(
-            "NACK {} version \"{}\" from {}: {}",
-            shortType,
-            response.getVersionInfo(),
-            transport.target(),
-            detail);
-      } else {
-        log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
-      }
-      send(
-          s,
-          typeUrl,
-          acceptedVersions.getOrDefault(typeUrl, ""),
-          cache.subscribedNames(typeUrl),
-          response.getNonce(),
-          detail);
     }
     tracker.finish();
+  }
+
+  private void answer(Stream s, DiscoveryResponse response, ResponseOutcome outcome) {
+    String typeUrl = response.getTypeUrl();
+    if (outcome.accepted()) {
+      acceptedVersions.put(typeUrl, response.getVersionInfo());
+      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+      return;
+    }
+    // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
+    String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
+    String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
+    if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
+      log.warn(
+          "NACK {} version \"{}\" from {}: {}",
+          shortType,
+          response.getVersionInfo(),
+          transport.target(),
+          detail);
+    } else {
+      log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
+    }
+    send(
+        s,
+        typeUrl,
+        acceptedVersions.getOrDefault(typeUrl, ""),
+        cache.subscribedNames(typeUrl),
+        response.getNonce(),
+        detail);
   }
 
   private void requestNext(Stream s) {
@@ -252,6 +291,8 @@ public final class AdsStreamController {
       return;
     }
     stream = null;
+    connectFailure = null;
+    nudges.cancel();
     cache.stopAllTimers();
     if (shutdown) {
       return;
@@ -263,6 +304,25 @@ public final class AdsStreamController {
       retryAfterBackoff(s);
       return;
     }
+    reportFailure(status);
+    retryAfterBackoff(s);
+  }
+
+  /**
+   * The stream waits for a connection and connecting failed: the stream stays (it starts once the
+   * channel reconnects), but this is a failure like a stream that ended before any response.
+   */
+  private void onConnectionFailure(Stream s) {
+    if (s != stream || s.ready || shutdown) {
+      return;
+    }
+    connectFailure = Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)");
+    reportFailure(connectFailure);
+    nudges.connectFailed(() -> s == stream && !s.ready);
+  }
+
+  /** Logs a state change once, and tells watchers without data, naming the server. */
+  private void reportFailure(Status status) {
     if (connection != Connection.FAILING) {
       boolean wasConnected = connection == Connection.CONNECTED;
       connection = Connection.FAILING;
@@ -275,12 +335,14 @@ public final class AdsStreamController {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
     cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
-    retryAfterBackoff(s);
   }
 
-  /** Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57). */
+  /**
+   * Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57),
+   * counted from when it was connected: time spent waiting for the channel is not a stream's life.
+   */
   private void retryAfterBackoff(Stream closed) {
-    long lived = Math.max(0, ticker.getAsLong() - closed.startNanos);
+    long lived = Math.max(0, ticker.getAsLong() - (closed.ready ? closed.readyNanos : closed.startNanos));
     long delay = Math.max(0, backoff.nextDelayNanos() - lived);
     if (delay == 0) {
       startStream();
@@ -331,6 +393,7 @@ public final class AdsStreamController {
     final Set<String> respondedTypes = new HashSet<>();
     AdsTransport.Call call;
     boolean ready;
+    long readyNanos;
     boolean receivedResponse;
     boolean nodeSent;
 
@@ -351,6 +414,11 @@ public final class AdsStreamController {
     @Override
     public void onClose(Status status) {
       syncContext.execute(() -> AdsStreamController.this.onClose(this, status));
+    }
+
+    @Override
+    public void onConnectionFailure() {
+      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
     }
   }
 }
