@@ -60,13 +60,23 @@ public final class XdsClientBuilder {
     this.channel = channel;
   }
 
-  /** A client that opens its own channel to {@code target} (a gRPC target string) and closes it. */
+  /**
+   * A client that opens its own channel to {@code target} (a gRPC target string) and closes it.
+   * Its ADS stream waits for that channel to connect, and early in an outage the client cuts the
+   * channel's reconnect backoff short a few times, so a restarted control plane is found within
+   * about a second.
+   */
   public static XdsClientBuilder forTarget(String target, ChannelCredentials credentials) {
     return new XdsClientBuilder(
         Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null);
   }
 
-  /** A client on a channel the caller owns (for example an in-process channel); never shut down. */
+  /**
+   * A client on a channel the caller owns (for example an in-process channel); never shut down,
+   * and its reconnect backoff is left alone. On a {@link io.grpc.ManagedChannel} the ADS stream
+   * waits for the channel to connect (its state is watched to report failures); on any other
+   * {@link Channel} a stream fails as soon as connecting fails and the client retries with backoff.
+   */
   public static XdsClientBuilder forChannel(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new XdsClientBuilder(channel.authority(), null, channel);
