@@ -4,16 +4,10 @@ import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.grpc.LoadBalancer.ResolvedAddresses;
-import io.grpc.Status;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.decode.XdsResourceException;
 import io.jxds.balancer.endpoints.EdsBalancer;
-import io.jxds.balancer.endpoints.EdsConfig;
 import io.jxds.client.InMemoryAdsFeed;
-import io.jxds.testing.TestRandom;
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,18 +87,7 @@ public class AckLatencyBenchmark {
     });
     helper = BenchHelper.readyOnStart();
     feed = new InMemoryAdsFeed();
-    balancer = new EdsBalancer(helper, feed.client(), TestRandom.seeded(1), TestRandom.seeded(2));
-    EdsConfig config = new EdsConfig(
-        EdsUpdateBenchmark.CLUSTER, EdsUpdateBenchmark.EDS_SERVICE, 1024, Duration.ofSeconds(10), Duration.ofMinutes(15));
-    helper.run(() -> {
-      Status status = balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
-          .setAddresses(List.of())
-          .setLoadBalancingPolicyConfig(config)
-          .build());
-      if (!status.isOk()) {
-        throw new IllegalStateException("EdsBalancer refused its config: " + status);
-      }
-    });
+    balancer = EdsUpdateBenchmark.startBalancer(helper, feed);
     feed.ready();
     next = 1;
     DiscoveryRequest ack = deliver();

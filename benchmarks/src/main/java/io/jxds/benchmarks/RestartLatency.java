@@ -5,8 +5,6 @@ import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.grpc.InsecureChannelCredentials;
-import io.grpc.Status;
-import io.jxds.api.ResourceWatcher;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.EndpointsBuilder;
@@ -71,8 +69,8 @@ public final class RestartLatency {
     Load load = new Load(server);
     try {
       for (int i = 0; i < CLUSTERS; i++) {
-        client.watchCluster("c" + i, ignoring(), Runnable::run);
-        client.watchEndpoints("e" + i, ignoring(), Runnable::run);
+        client.watchCluster("c" + i, HeapFootprint.cast(HeapFootprint.ignoring()), Runnable::run);
+        client.watchEndpoints("e" + i, HeapFootprint.cast(HeapFootprint.ignoring()), Runnable::run);
       }
       server.awaitConnectedStreams(1, WAIT);
       server.awaitAck(FakeAdsServer.ENDPOINTS_TYPE_URL, server.version(FakeAdsServer.ENDPOINTS_TYPE_URL), WAIT);
@@ -93,19 +91,6 @@ public final class RestartLatency {
       client.close();
       server.stop();
     }
-  }
-
-  private static <T> ResourceWatcher<T> ignoring() {
-    return new ResourceWatcher<>() {
-      @Override
-      public void onUpdate(T value) {}
-
-      @Override
-      public void onResourceDoesNotExist(String name) {}
-
-      @Override
-      public void onError(Status error) {}
-    };
   }
 
   static String summary(long[] millis) {

@@ -10,7 +10,6 @@ import com.google.protobuf.Any;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
@@ -46,14 +45,7 @@ class AdsProtocolTest {
   private DefaultXdsClient client;
 
   private DefaultXdsClient newClient(Consumer<XdsClientBuilder> config) {
-    XdsClientBuilder builder =
-        XdsClientBuilder.forTarget("unused.invalid:1", InsecureChannelCredentials.create())
-            .transport(transport)
-            .node(NODE)
-            .scheduler(clock)
-            .clock(clock.clock())
-            .ticker(clock.ticker())
-            .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
+    XdsClientBuilder builder = transport.clientBuilder(clock, NODE);
     config.accept(builder);
     client = builder.build();
     return client;

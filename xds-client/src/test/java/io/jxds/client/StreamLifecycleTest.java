@@ -7,13 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.client.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
-import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -40,14 +38,7 @@ class StreamLifecycleTest {
   private DefaultXdsClient client;
 
   private DefaultXdsClient newClient(Consumer<XdsClientBuilder> config) {
-    XdsClientBuilder builder =
-        XdsClientBuilder.forTarget("unused.invalid:1", InsecureChannelCredentials.create())
-            .transport(transport)
-            .node(NODE)
-            .scheduler(clock)
-            .clock(clock.clock())
-            .ticker(clock.ticker())
-            .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
+    XdsClientBuilder builder = transport.clientBuilder(clock, NODE);
     config.accept(builder);
     client = builder.build();
     return client;
@@ -101,12 +92,18 @@ class StreamLifecycleTest {
     assertThat(recycles / seconds).as("streams per second").isLessThanOrEqualTo(1.0);
   }
 
-  @Test
-  void streamThatLivedLongerThanTheBackoffIsReplacedAtOnce() {
+  /** A new client whose stream got its first response. */
+  private ScriptedCall respondedStream() {
     newClient(b -> {});
     watchCluster("a");
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    return call;
+  }
+
+  @Test
+  void streamThatLivedLongerThanTheBackoffIsReplacedAtOnce() {
+    ScriptedCall call = respondedStream();
     clock.forwardTime(1500, TimeUnit.MILLISECONDS);
     call.close(Status.UNAVAILABLE.withDescription("max connection age"));
 
@@ -117,10 +114,7 @@ class StreamLifecycleTest {
 
   @Test
   void streamThatLivedPartOfTheBackoffWaitsOnlyTheRest() {
-    newClient(b -> {});
-    watchCluster("a");
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    ScriptedCall call = respondedStream();
     clock.forwardTime(400, TimeUnit.MILLISECONDS);
     call.close(Status.UNAVAILABLE.withDescription("max connection age"));
 
@@ -209,14 +203,15 @@ class StreamLifecycleTest {
 
   @Test
   void reconnectIsNudgedThreeTimesEarlyInAnOutageThenLeftToTheChannel() {
-    NudgeableTransport nudgeable = new NudgeableTransport(transport);
+    CountingTransport nudgeable = new CountingTransport(transport);
     newClient(b -> b.transport(nudgeable));
     watchCluster("a");
     ScriptedCall call = transport.last();
     List<Long> nudgedAtMillis = new ArrayList<>();
-    nudgeable.onNudge = () -> {
+    nudgeable.onReconnect = () -> {
       nudgedAtMillis.add(TimeUnit.NANOSECONDS.toMillis(clock.nanoTime()));
       call.listener.onConnectionFailure(); // the attempt it caused failed too
+      return true;
     };
     call.listener.onConnectionFailure();
     // The channel's own attempts keep failing for ten minutes.
@@ -235,7 +230,10 @@ class StreamLifecycleTest {
     call.close(Status.UNAVAILABLE.withDescription("control plane stopped"));
     ScriptedCall second = transport.last();
     assertThat(second).isNotSameAs(call);
-    nudgeable.onNudge = () -> nudgedAtMillis.add(-1L);
+    nudgeable.onReconnect = () -> {
+      nudgedAtMillis.add(-1L);
+      return true;
+    };
     second.listener.onConnectionFailure();
     clock.forwardTime(500, TimeUnit.MILLISECONDS);
     assertThat(nudgedAtMillis).hasSize(4);
@@ -251,37 +249,6 @@ class StreamLifecycleTest {
     clock.forwardTime(1, TimeUnit.SECONDS); // asked: ScriptedTransport says it cannot
     call.listener.onConnectionFailure();
     assertThat(clock.numPendingTasks()).isZero();
-  }
-
-  /** Delegates to a {@link ScriptedTransport} and can be told to reconnect now. */
-  private static final class NudgeableTransport implements AdsTransport {
-    private final ScriptedTransport delegate;
-    Runnable onNudge = () -> {};
-
-    NudgeableTransport(ScriptedTransport delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public Call start(Listener listener) {
-      return delegate.start(listener);
-    }
-
-    @Override
-    public void shutdown() {
-      delegate.shutdown();
-    }
-
-    @Override
-    public String target() {
-      return delegate.target();
-    }
-
-    @Override
-    public boolean reconnectNow() {
-      onNudge.run();
-      return true;
-    }
   }
 
   // ---- 4. ACK before watcher callbacks ----
