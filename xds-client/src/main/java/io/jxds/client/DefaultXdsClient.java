@@ -178,9 +178,8 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     }
     registrations.clear();
     // The rest runs on the sync context, after whatever it is doing now, so that nothing there
-    // meets a closed channel or a shut-down scheduler half way.
-    // Each step runs even if one before it fails: a leaked channel or timer thread outlives the
-    // client for good.
+    // meets a closed channel or a shut-down scheduler half way. Each step runs even if one before
+    // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
           closeStep("stream", controller::shutdown);

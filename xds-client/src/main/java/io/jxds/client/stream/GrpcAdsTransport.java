@@ -31,7 +31,7 @@ public final class GrpcAdsTransport implements AdsTransport {
   /** The channel whose state is watched, or null when it cannot be. */
   private final ManagedChannel watched;
   private final AtomicBoolean watching = new AtomicBoolean();
-  /** The call waiting for the connection, told about failures; null once it is ready or closed. */
+  /** The last call started wait-for-ready; told about failures until it is on a transport or over. */
   private volatile PendingCall pending;
   private volatile boolean shutdown;
 
