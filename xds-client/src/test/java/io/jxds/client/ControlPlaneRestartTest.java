@@ -100,7 +100,7 @@ class ControlPlaneRestartTest {
       clock.forwardTime(1, TimeUnit.SECONDS);
     }
     assertThat(counting.starts.get()).as("streams started against a dead server").isEqualTo(1);
-    assertThat(counting.reconnects.get()).isLessThanOrEqualTo(3);
+    assertThat(counting.reconnects.get()).isLessThanOrEqualTo(4);
     assertThat(client.status().connected()).isFalse();
   }
 

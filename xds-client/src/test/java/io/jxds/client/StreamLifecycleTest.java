@@ -202,7 +202,7 @@ class StreamLifecycleTest {
   }
 
   @Test
-  void reconnectIsNudgedThreeTimesEarlyInAnOutageThenLeftToTheChannel() {
+  void reconnectIsNudgedFourTimesEarlyInAnOutageThenLeftToTheChannel() {
     CountingTransport nudgeable = new CountingTransport(transport);
     newClient(b -> b.transport(nudgeable));
     watchCluster("a");
@@ -220,7 +220,7 @@ class StreamLifecycleTest {
       call.listener.onConnectionFailure();
     }
 
-    assertThat(nudgedAtMillis).containsExactly(500L, 1300L, 2580L);
+    assertThat(nudgedAtMillis).containsExactly(250L, 650L, 1290L, 2314L);
     assertThat(transport.calls).as("stream attempts against a dead server").hasSize(1);
     assertThat(clock.numPendingTasks()).isZero();
 
@@ -235,8 +235,8 @@ class StreamLifecycleTest {
       return true;
     };
     second.listener.onConnectionFailure();
-    clock.forwardTime(500, TimeUnit.MILLISECONDS);
-    assertThat(nudgedAtMillis).hasSize(4);
+    clock.forwardTime(250, TimeUnit.MILLISECONDS);
+    assertThat(nudgedAtMillis).hasSize(5);
   }
 
   @Test
