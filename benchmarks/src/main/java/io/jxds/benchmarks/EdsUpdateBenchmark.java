@@ -93,7 +93,19 @@ public class EdsUpdateBenchmark {
     responses = new DiscoveryResponse[] {response(0), response(1)};
     helper = BenchHelper.readyOnStart();
     feed = new InMemoryAdsFeed();
-    balancer = new EdsBalancer(helper, feed.client(), TestRandom.seeded(1), TestRandom.seeded(2));
+    balancer = startBalancer(helper, feed);
+    feed.ready();
+    // Serve version 2 first, so that the first measured call (version 1) is a change.
+    feed.respond(responses[1]);
+    if (helper.state() != ConnectivityState.READY || helper.subchannelCount() != endpoints) {
+      throw new IllegalStateException("setup: state " + helper.state() + ", "
+          + helper.subchannelCount() + " subchannels, expected READY and " + endpoints);
+    }
+  }
+
+  /** A real EdsBalancer on {@code helper}, watching {@value #EDS_SERVICE} through {@code feed}'s client. */
+  static EdsBalancer startBalancer(BenchHelper helper, InMemoryAdsFeed feed) {
+    EdsBalancer balancer = new EdsBalancer(helper, feed.client(), TestRandom.seeded(1), TestRandom.seeded(2));
     EdsConfig config = new EdsConfig(CLUSTER, EDS_SERVICE, 1024, Duration.ofSeconds(10), Duration.ofMinutes(15));
     helper.run(() -> {
       Status status = balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
@@ -104,13 +116,7 @@ public class EdsUpdateBenchmark {
         throw new IllegalStateException("EdsBalancer refused its config: " + status);
       }
     });
-    feed.ready();
-    // Serve version 2 first, so that the first measured call (version 1) is a change.
-    feed.respond(responses[1]);
-    if (helper.state() != ConnectivityState.READY || helper.subchannelCount() != endpoints) {
-      throw new IllegalStateException("setup: state " + helper.state() + ", "
-          + helper.subchannelCount() + " subchannels, expected READY and " + endpoints);
-    }
+    return balancer;
   }
 
   @TearDown(Level.Trial)

@@ -67,11 +67,11 @@ public final class HeapFootprint {
   }
 
   @SuppressWarnings("unchecked")
-  private static <T> ResourceWatcher<T> cast(ResourceWatcher<?> w) {
+  static <T> ResourceWatcher<T> cast(ResourceWatcher<?> w) {
     return (ResourceWatcher<T>) w;
   }
 
-  private static ResourceWatcher<Object> ignoring() {
+  static ResourceWatcher<Object> ignoring() {
     return new ResourceWatcher<>() {
       @Override
       public void onUpdate(Object value) {}

@@ -5,6 +5,8 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.jxds.client.stream.AdsTransport;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Benchmark seam, not API: a real {@link DefaultXdsClient} whose ADS call is in memory, so a
@@ -13,7 +15,8 @@ import io.jxds.client.stream.AdsTransport;
  *
  * <p>It lives in the benchmarks module but in the client's package, to reach the package-private
  * {@code XdsClientBuilder.transport(...)} without adding anything to xds-client's public surface.
- * Responses are handled on the calling thread (the client's sync context drains inline).
+ * Responses are handled on the calling thread (the client's sync context drains inline); what
+ * the client sends may be read from another thread.
  */
 public final class InMemoryAdsFeed implements AutoCloseable {
   private final Call call = new Call();
@@ -67,19 +70,54 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     return call.requested;
   }
 
+  /** How many requests (subscriptions, ACKs, NACKs) the client sent so far. */
+  public long requestsSent() {
+    return call.sent;
+  }
+
+  /**
+   * Parks the calling thread until the client has sent {@code count} requests in all (another
+   * thread is feeding it), without spinning: on a busy machine a spinning waiter takes the CPU
+   * the client needs.
+   *
+   * @throws IllegalStateException after a minute without them
+   */
+  public void awaitRequestsSent(long count) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    call.waiter = Thread.currentThread();
+    try {
+      while (call.sent < count) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the client sent " + call.sent + " requests, not " + count);
+        }
+        LockSupport.parkNanos(this, 1_000_000);
+      }
+    } finally {
+      call.waiter = null;
+    }
+  }
+
   @Override
   public void close() {
     client.close();
   }
 
   private static final class Call implements AdsTransport.Call {
-    AdsTransport.Listener listener;
-    DiscoveryRequest last;
-    long requested;
+    volatile AdsTransport.Listener listener;
+    volatile DiscoveryRequest last;
+    volatile long requested;
+    volatile long sent;
+    volatile Thread waiter;
 
+    // Written only by the thread draining the client's sync context, one at a time.
     @Override
     public void send(DiscoveryRequest request) {
       last = request;
+      sent++;
+      Thread w = waiter;
+      if (w != null) {
+        LockSupport.unpark(w);
+      }
     }
 
     @Override

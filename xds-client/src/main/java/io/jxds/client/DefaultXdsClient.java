@@ -62,7 +62,7 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
       ScheduledExecutorService scheduler,
       ScheduledExecutorService ownedScheduler,
       Clock clock,
-      LongSupplier nanoTicker,
+      LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
     this.transport = transport;
@@ -80,7 +80,7 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             syncContext,
             scheduler,
             clock,
-            nanoTicker,
+            ticker,
             new ResourceCache.Listener() {
               @Override
               public void subscriptionsChanged(String typeUrl) {
@@ -110,7 +110,7 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
             nodeOnFirstRequestOnly,
             syncContext,
             scheduler,
-            clock,
+            ticker,
             random,
             this::publishStatus);
   }
@@ -179,17 +179,26 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
     }
     registrations.clear();
     // The rest runs on the sync context, after whatever it is doing now, so that nothing there
-    // meets a closed channel or a shut-down scheduler half way.
+    // meets a closed channel or a shut-down scheduler half way. Each step runs even if one before
+    // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
-          controller.shutdown();
-          cache.shutdown();
+          closeStep("stream", controller::shutdown);
+          closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
-          transport.shutdown();
+          closeStep("transport", transport::shutdown);
           if (ownedScheduler != null) {
-            ownedScheduler.shutdownNow();
+            closeStep("timer thread", ownedScheduler::shutdownNow);
           }
         });
+  }
+
+  private void closeStep(String what, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      log.warn("closing xDS client (node id \"{}\"): shutting down the {} failed", nodeId, what, e);
+    }
   }
 
   /** Registered watchers not yet cancelled through their handle; for tests. */

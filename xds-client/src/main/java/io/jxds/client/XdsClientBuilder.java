@@ -13,6 +13,7 @@ import io.jxds.client.stream.GrpcAdsTransport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,10 +33,14 @@ import java.util.random.RandomGenerator;
  * }</pre>
  *
  * <p>Defaults: does-not-exist timer 15 s, the value of a resource nobody watches cached for 5 min,
- * a daemon scheduler thread of the client's own, the system UTC clock, {@code node} on every
- * request.
+ * a daemon scheduler thread of the client's own, the system UTC clock and {@code System.nanoTime},
+ * {@code node} on every request.
  */
 public final class XdsClientBuilder {
+  static final String NO_OVERPROVISIONING = "envoy.lb.does_not_support_overprovisioning";
+  static final String RESOURCE_IN_SOTW = "xds.config.resource-in-sotw";
+  private static final List<String> CLIENT_FEATURES = List.of(NO_OVERPROVISIONING, RESOURCE_IN_SOTW);
+
   private final String target;
   private final ChannelCredentials credentials;
   private final Channel channel;
@@ -47,6 +52,7 @@ public final class XdsClientBuilder {
   private boolean nodeOnFirstRequestOnly;
   private ScheduledExecutorService scheduler;
   private Clock clock;
+  private LongSupplier ticker;
   private RandomGenerator random;
 
   private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
@@ -55,13 +61,23 @@ public final class XdsClientBuilder {
     this.channel = channel;
   }
 
-  /** A client that opens its own channel to {@code target} (a gRPC target string) and closes it. */
+  /**
+   * A client that opens its own channel to {@code target} (a gRPC target string) and closes it.
+   * Its ADS stream waits for that channel to connect, and early in an outage the client cuts the
+   * channel's reconnect backoff short a few times, so a restarted control plane is found within
+   * about a second.
+   */
   public static XdsClientBuilder forTarget(String target, ChannelCredentials credentials) {
     return new XdsClientBuilder(
         Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null);
   }
 
-  /** A client on a channel the caller owns (for example an in-process channel); never shut down. */
+  /**
+   * A client on a channel the caller owns (for example an in-process channel); never shut down,
+   * and its reconnect backoff is left alone. On a {@link io.grpc.ManagedChannel} the ADS stream
+   * waits for the channel to connect (its state is watched to report failures); on any other
+   * {@link Channel} a stream fails as soon as connecting fails and the client retries with backoff.
+   */
   public static XdsClientBuilder forChannel(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new XdsClientBuilder(channel.authority(), null, channel);
@@ -77,7 +93,10 @@ public final class XdsClientBuilder {
         .cacheRetention(bootstrap.clientRetention());
   }
 
-  /** Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in when unset. */
+  /**
+   * Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in
+   * when unset, and gRPC's {@code client_features} are added to those the node lists.
+   */
   public XdsClientBuilder node(Node node) {
     this.node = Objects.requireNonNull(node, "node");
     return this;
@@ -130,12 +149,21 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * Stamps update times and measures elapsed time (stream lifetimes, how long a resource has been
-   * missing). Default: system UTC for stamps and {@link System#nanoTime()} for elapsed time; a
-   * clock set here (a test's manual clock) is used for both.
+   * Stamps update times (default: system UTC). Without a {@link #ticker}, a clock set here (a
+   * test's manual clock) also measures elapsed time.
    */
   public XdsClientBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
+    return this;
+  }
+
+  /**
+   * Monotonic nanoseconds that measure how long an ADS stream lived, which shortens the wait
+   * before the next one (default {@code System::nanoTime}; with a test's manual scheduler, pass
+   * its manual time too, e.g. {@code FakeClock.ticker()}).
+   */
+  public XdsClientBuilder ticker(LongSupplier ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     return this;
   }
 
@@ -158,9 +186,9 @@ public final class XdsClientBuilder {
       owned = newDaemonScheduler("jxds-xds-client-timer");
       timers = owned;
     }
-    Node n = node.getUserAgentName().isEmpty()
+    Node n = withClientFeatures(node.getUserAgentName().isEmpty()
         ? node.toBuilder().setUserAgentName(BootstrapParser.USER_AGENT_NAME).build()
-        : node;
+        : node);
     AdsTransport ads = transport;
     if (ads == null) {
       if (channel != null) {
@@ -182,7 +210,7 @@ public final class XdsClientBuilder {
         timers,
         owned,
         clock == null ? Clock.systemUTC() : clock,
-        clock == null ? System::nanoTime : nanoTicker(clock),
+        ticker != null ? ticker : clock == null ? System::nanoTime : nanoTicker(clock),
         random == null ? new Random() : random);
   }
 
@@ -191,6 +219,24 @@ public final class XdsClientBuilder {
       Instant now = clock.instant();
       return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     };
+  }
+
+  /**
+   * Adds the {@code node.client_features} a gRPC xDS client advertises, after any the node already
+   * lists: {@value #NO_OVERPROVISIONING} (gRFC A27: {@code overprovisioning_factor} is ignored,
+   * so a control plane must not rely on it) and {@value #RESOURCE_IN_SOTW} (resources may come
+   * wrapped in {@code envoy.service.discovery.v3.Resource} in state-of-the-world responses, which
+   * {@code ResourceType.unpack} unwraps).
+   */
+  static Node withClientFeatures(Node node) {
+    Node.Builder b = null;
+    for (String feature : CLIENT_FEATURES) {
+      if (!node.getClientFeaturesList().contains(feature)) {
+        b = b == null ? node.toBuilder() : b;
+        b.addClientFeatures(feature);
+      }
+    }
+    return b == null ? node : b.build();
   }
 
   static ScheduledExecutorService newDaemonScheduler(String name) {

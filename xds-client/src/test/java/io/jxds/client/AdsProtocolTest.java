@@ -10,7 +10,6 @@ import com.google.protobuf.Any;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
@@ -46,13 +45,7 @@ class AdsProtocolTest {
   private DefaultXdsClient client;
 
   private DefaultXdsClient newClient(Consumer<XdsClientBuilder> config) {
-    XdsClientBuilder builder =
-        XdsClientBuilder.forTarget("unused.invalid:1", InsecureChannelCredentials.create())
-            .transport(transport)
-            .node(NODE)
-            .scheduler(clock)
-            .clock(clock.clock())
-            .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
+    XdsClientBuilder builder = transport.clientBuilder(clock, NODE);
     config.accept(builder);
     client = builder.build();
     return client;
@@ -179,7 +172,8 @@ class AdsProtocolTest {
     assertThat(call.sent.get(1).hasNode()).isFalse();
     assertThat(call.sent.get(2).hasNode()).isFalse();
 
-    call.close(Status.UNAVAILABLE); // after a response: reconnect at once
+    call.close(Status.UNAVAILABLE); // after a response: reconnect after the reset backoff (1 s)
+    clock.forwardTime(1, TimeUnit.SECONDS);
     ScriptedCall second = transport.last().ready();
     assertThat(second).isNotSameAs(call);
     assertThat(second.sent.get(0).hasNode()).isTrue();
@@ -187,7 +181,11 @@ class AdsProtocolTest {
   }
 
   private static Node withAgent(Node node) {
-    return node.toBuilder().setUserAgentName("jxds").build();
+    return node.toBuilder()
+        .setUserAgentName("jxds")
+        .addClientFeatures("envoy.lb.does_not_support_overprovisioning")
+        .addClientFeatures("xds.config.resource-in-sotw")
+        .build();
   }
 
   // ---- ACK / NACK ----
@@ -358,6 +356,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     // A restarted control plane answering before it has its whole state must not wipe "a".
     second.respond(response(CLUSTER_TYPE_URL, "1", "n2", cluster("b")));
@@ -375,6 +374,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     assertThat(second.lastRequest().getVersionInfo()).isEqualTo("2"); // ACKed
@@ -393,6 +393,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     second.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
@@ -409,6 +410,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     call.close(Status.UNAVAILABLE.withDescription("control plane restarting"));
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     ScriptedCall second = transport.last().ready();
     second.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     clock.forwardTime(60, TimeUnit.SECONDS);
@@ -567,6 +569,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "c5", "n1", cluster("a")));
     call.respond(response(ENDPOINTS_TYPE_URL, "e9", "n2", endpoints("e", "10.0.0.1")));
+    clock.forwardTime(2, TimeUnit.SECONDS); // it lived longer than the backoff's first delay
     call.close(Status.UNAVAILABLE.withDescription("max connection age"));
 
     assertThat(transport.calls).hasSize(2);
@@ -626,9 +629,13 @@ class AdsProtocolTest {
     clock.forwardTime(1600, TimeUnit.MILLISECONDS);
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
-    call.close(Status.UNAVAILABLE); // reconnect at once
-    transport.last().close(Status.UNAVAILABLE); // fails before a response: backoff from 1 s again
-    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    clock.forwardTime(5, TimeUnit.SECONDS);
+    call.close(Status.UNAVAILABLE); // lived longer than 1 s: reconnect at once, sequence reset
+    assertThat(transport.last()).isNotSameAs(call);
+    // Fails before a response: the reset sequence's second delay (its first went to the
+    // reconnect), not the 2.56 s the two failures before had reached.
+    transport.last().close(Status.UNAVAILABLE);
+    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(1600));
   }
 
   @Test
@@ -638,6 +645,7 @@ class AdsProtocolTest {
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     call.close(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     RecordingWatcher<TestCluster> b = watchCluster("b");
     transport.last().close(Status.UNAVAILABLE.withDescription("connection refused"));
 
@@ -704,6 +712,7 @@ class AdsProtocolTest {
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
     h.cancel();
     call.close(Status.UNAVAILABLE);
+    clock.forwardTime(1, TimeUnit.SECONDS); // the reconnect after a recycled stream
     transport.last().close(Status.UNAVAILABLE); // now failing
     RecordingWatcher<TestCluster> again = watchCluster("a");
     assertThat(again.events()).hasSize(1).first().isInstanceOf(Update.class);

@@ -56,6 +56,7 @@ class FakeAdsServerProtocolTest {
             .node(Node.newBuilder().setId("fake-node").build())
             .scheduler(clock)
             .clock(clock.clock())
+            .ticker(clock.ticker())
             .random(TestRandom.fixed(0.5));
     config.accept(b);
     client = b.build();
@@ -184,6 +185,10 @@ class FakeAdsServerProtocolTest {
     server().clearRequests();
 
     server().breakStreams(Status.UNAVAILABLE.withDescription("max connection age"));
+    // The stream lived no (manual) time: the next one waits the reset backoff's first delay (A57).
+    Await.until("retry scheduled", () -> clock.numPendingTasks() == 1);
+    assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    clock.forwardTime(1, TimeUnit.SECONDS);
     RecordedRequest cds = server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
     RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
     assertThat(cds.versionInfo()).isEqualTo("1");
@@ -194,7 +199,7 @@ class FakeAdsServerProtocolTest {
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     assertThat(a.events()).hasSize(1); // same value again: nobody is told
     assertThat(e.events()).hasSize(1);
-    assertThat(clock.numPendingTasks()).isZero(); // reconnected at once, no backoff timer
+    assertThat(clock.numPendingTasks()).isZero(); // reconnected: no backoff timer left
   }
 
   @Test
@@ -204,17 +209,19 @@ class FakeAdsServerProtocolTest {
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     server().stop();
-    // The first stream had a response: reconnect at once; that attempt fails before any response.
+    // The first stream had a response: reconnect after the reset backoff's first delay; that
+    // stream waits for the channel, whose failure to connect is reported.
     Await.until("backoff scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+    clock.forwardTime(1, TimeUnit.SECONDS);
     Await.until("disconnected", () -> !client.status().connected());
     RecordingWatcher<TestCluster> late = watch(TestTypes.CLUSTER, "a");
     assertThat(late.updates()).hasSize(1); // served from the cache while the control plane is away
     assertThat(a.events()).hasSize(1);
 
     server().start();
-    // The channel has its own (real-time) reconnect backoff, so a retry may fail fast again:
-    // keep firing the client's backoff timer until a stream gets through.
+    // The waiting stream starts when the channel's own (real-time) reconnect backoff lets it
+    // reconnect; firing the client's timers (its reconnect nudges) must not get in the way.
     Await.until(
         "reconnected",
         () -> {

@@ -1,9 +1,13 @@
 package io.jxds.client;
 
+import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.client.stream.AdsTransport;
+import io.jxds.testing.FakeClock;
+import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,6 +35,17 @@ final class ScriptedTransport implements AdsTransport {
 
   ScriptedCall last() {
     return calls.get(calls.size() - 1);
+  }
+
+  /** A client on this transport, timed by {@code clock} (timers, update times, stream lifetimes), without jitter. */
+  XdsClientBuilder clientBuilder(FakeClock clock, Node node) {
+    return XdsClientBuilder.forTarget("unused.invalid:1", InsecureChannelCredentials.create())
+        .transport(this)
+        .node(node)
+        .scheduler(clock)
+        .clock(clock.clock())
+        .ticker(clock.ticker())
+        .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
   }
 
   static final class ScriptedCall implements Call {

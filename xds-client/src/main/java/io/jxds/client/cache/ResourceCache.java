@@ -374,12 +374,26 @@ public final class ResourceCache {
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
+    return handleResponse(response, tracker, firstOfTypeOnStream, outcome -> {});
+  }
+
+  /**
+   * As {@link #handleResponse(DiscoveryResponse, CallbackTracker, boolean)}, and runs {@code
+   * beforeCallbacks} with the decision once the response is applied, before any watcher callback
+   * is handed out (so the ACK or NACK need not wait for callbacks that run inline).
+   */
+  public ResponseOutcome handleResponse(
+      DiscoveryResponse response,
+      CallbackTracker tracker,
+      boolean firstOfTypeOnStream,
+      Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || t.wireNames().isEmpty() || shutdown) {
       return null;
     }
     ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
+    beforeCallbacks.accept(outcome);
     dispatch();
     return outcome;
   }

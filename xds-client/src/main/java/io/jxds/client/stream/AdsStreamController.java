@@ -10,7 +10,6 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.client.cache.CallbackTracker;
 import io.jxds.client.cache.ResourceCache;
 import io.jxds.client.cache.ResponseOutcome;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +29,17 @@ import org.slf4j.LoggerFactory;
  * the client's {@link SynchronizationContext}.
  *
  * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
- * the server, so the client reconnects at once, with the backoff reset and without telling
- * watchers. A stream that fails before any response waits for the backoff (1 s ×1.6 ±20 %, at most
- * 120 s, less the time the failed stream lived), and watchers without data hear the error.
+ * the server: the backoff is reset and watchers are not told. A stream that fails before any
+ * response is an error: watchers without data hear it and the backoff advances. Either way the
+ * next stream starts after the backoff's next delay (1 s ×1.6 ±20 %, at most 120 s) less the time
+ * the closed stream lived, so a long-lived stream is replaced at once while a server that closes
+ * every stream right after its first response sees about one stream a second, not a tight loop.
+ *
+ * <p>A stream may wait for the connection (a transport that starts calls wait-for-ready): it
+ * starts the moment the channel reconnects, and the time it waited does not count as its life.
+ * Each failure to connect meanwhile is reported like a failed stream (watchers without data hear
+ * it, the client is no longer connected), and {@link ReconnectNudges} shortens the channel's
+ * reconnect backoff early in the outage.
  *
  * <p>Every new stream re-sends every subscription with the type's last accepted version and an
  * empty nonce, so a server that kept its state need not resend what the client has.
@@ -51,8 +59,10 @@ public final class AdsStreamController {
   private final boolean nodeOnFirstRequestOnly;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
-  private final Clock clock;
+  /** Monotonic nanoseconds, for stream lifetimes. */
+  private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
+  private final ReconnectNudges nudges;
   private final Runnable connectionListener;
   private final NackLog nackLog = new NackLog();
   /** Last accepted version per type URL; survives streams (grpc-java #7427). */
@@ -66,12 +76,17 @@ public final class AdsStreamController {
 
   private Stream stream;
   private ScheduledHandle retryTimer;
+  /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
+  private Status connectFailure;
+  private boolean failureReportQueued;
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
 
   /**
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
+   * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
+   *     stream lived
    * @param connectionListener runs when {@link #isConnected()} changes
    */
   public AdsStreamController(
@@ -81,7 +96,7 @@ public final class AdsStreamController {
       boolean nodeOnFirstRequestOnly,
       SynchronizationContext syncContext,
       ScheduledExecutorService scheduler,
-      Clock clock,
+      LongSupplier ticker,
       RandomGenerator random,
       Runnable connectionListener) {
     this.transport = transport;
@@ -90,8 +105,9 @@ public final class AdsStreamController {
     this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
-    this.clock = clock;
+    this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
+    this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
     this.connectionListener = connectionListener;
   }
 
@@ -119,12 +135,25 @@ public final class AdsStreamController {
     }
     if (stream.ready) {
       sendSubscription(stream, typeUrl);
+    } else if (connectFailure != null && !failureReportQueued) {
+      // The stream waits for a channel that cannot connect, and the channel reports only its
+      // first failure: a name subscribed now hears it at once, after this operation, rather than
+      // nothing until the channel is back.
+      failureReportQueued = true;
+      syncContext.execute(
+          () -> {
+            failureReportQueued = false;
+            if (connectFailure != null && !shutdown) {
+              reportFailure(connectFailure);
+            }
+          });
     }
   }
 
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
   public void shutdown() {
     shutdown = true;
+    nudges.cancel();
     if (retryTimer != null) {
       retryTimer.cancel();
       retryTimer = null;
@@ -132,7 +161,9 @@ public final class AdsStreamController {
     if (stream != null) {
       Stream s = stream;
       stream = null;
-      s.call.cancel("xDS client closed");
+      if (s.call != null) { // null when starting the call threw
+        s.call.cancel("xDS client closed");
+      }
     }
     cache.stopAllTimers();
   }
@@ -142,8 +173,9 @@ public final class AdsStreamController {
     if (shutdown) {
       return;
     }
-    Stream s = new Stream(clock.millis());
+    Stream s = new Stream(ticker.getAsLong());
     stream = s;
+    connectFailure = null;
     log.debug("opening ADS stream to {}", transport.target());
     try {
       s.call = transport.start(s);
@@ -159,6 +191,9 @@ public final class AdsStreamController {
       return;
     }
     s.ready = true;
+    s.readyNanos = ticker.getAsLong();
+    connectFailure = null;
+    nudges.cancel();
     for (String typeUrl : cache.subscribedTypeUrls()) {
       sendSubscription(s, typeUrl);
     }
@@ -198,6 +233,7 @@ public final class AdsStreamController {
     }
     if (!s.receivedResponse) {
       s.receivedResponse = true;
+      nudges.reset();
       if (connection != Connection.CONNECTED) {
         connection = Connection.CONNECTED;
         log.info("ADS stream to {} connected", transport.target());
@@ -206,34 +242,45 @@ public final class AdsStreamController {
     }
     s.nonces.put(typeUrl, response.getNonce());
     CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
-    ResponseOutcome outcome = cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl));
+    // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
+    // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
+    // the control plane's view of this client back. The next response still waits for every
+    // callback (the tracker), so flow control is unchanged.
+    ResponseOutcome outcome =
+        cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl), o -> answer(s, response, o));
     if (outcome == null) {
       log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
-    } else if (outcome.accepted()) {
-      acceptedVersions.put(typeUrl, response.getVersionInfo());
-      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
-    } else {
-      String detail = outcome.errorDetail();
-      String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
-      if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
-        log.warn(
-            "NACK {} version \"{}\" from {}: {}",
-            shortType,
-            response.getVersionInfo(),
-            transport.target(),
-            detail);
-      } else {
-        log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
-      }
-      send(
-          s,
-          typeUrl,
-          acceptedVersions.getOrDefault(typeUrl, ""),
-          cache.subscribedNames(typeUrl),
-          response.getNonce(),
-          detail);
     }
     tracker.finish();
+  }
+
+  private void answer(Stream s, DiscoveryResponse response, ResponseOutcome outcome) {
+    String typeUrl = response.getTypeUrl();
+    if (outcome.accepted()) {
+      acceptedVersions.put(typeUrl, response.getVersionInfo());
+      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+      return;
+    }
+    // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
+    String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
+    String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
+    if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
+      log.warn(
+          "NACK {} version \"{}\" from {}: {}",
+          shortType,
+          response.getVersionInfo(),
+          transport.target(),
+          detail);
+    } else {
+      log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
+    }
+    send(
+        s,
+        typeUrl,
+        acceptedVersions.getOrDefault(typeUrl, ""),
+        cache.subscribedNames(typeUrl),
+        response.getNonce(),
+        detail);
   }
 
   private void requestNext(Stream s) {
@@ -247,17 +294,38 @@ public final class AdsStreamController {
       return;
     }
     stream = null;
+    connectFailure = null;
+    nudges.cancel();
     cache.stopAllTimers();
     if (shutdown) {
       return;
     }
     if (s.receivedResponse) {
       // A57: servers recycle streams (max connection age); not an error, nobody is told.
-      log.debug("ADS stream to {} closed after a response ({}); reconnecting", transport.target(), status);
+      log.debug("ADS stream to {} closed after a response ({})", transport.target(), status);
       backoff.reset();
-      startStream();
+      retryAfterBackoff(s);
       return;
     }
+    reportFailure(status);
+    retryAfterBackoff(s);
+  }
+
+  /**
+   * The stream waits for a connection and connecting failed: the stream stays (it starts once the
+   * channel reconnects), but this is a failure like a stream that ended before any response.
+   */
+  private void onConnectionFailure(Stream s) {
+    if (s != stream || s.ready || shutdown) {
+      return;
+    }
+    connectFailure = Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)");
+    reportFailure(connectFailure);
+    nudges.connectFailed(() -> s == stream && !s.ready);
+  }
+
+  /** Logs a state change once, and tells watchers without data, naming the server. */
+  private void reportFailure(Status status) {
     if (connection != Connection.FAILING) {
       boolean wasConnected = connection == Connection.CONNECTED;
       connection = Connection.FAILING;
@@ -270,8 +338,19 @@ public final class AdsStreamController {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
     cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
-    long lived = TimeUnit.MILLISECONDS.toNanos(Math.max(0, clock.millis() - s.startMillis));
+  }
+
+  /**
+   * Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57),
+   * counted from when it was connected: time spent waiting for the channel is not a stream's life.
+   */
+  private void retryAfterBackoff(Stream closed) {
+    long lived = Math.max(0, ticker.getAsLong() - (closed.ready ? closed.readyNanos : closed.startNanos));
     long delay = Math.max(0, backoff.nextDelayNanos() - lived);
+    if (delay == 0) {
+      startStream();
+      return;
+    }
     log.debug("retrying ADS stream to {} in {} ms", transport.target(), TimeUnit.NANOSECONDS.toMillis(delay));
     retryTimer = syncContext.schedule(this::startStream, delay, TimeUnit.NANOSECONDS, scheduler);
   }
@@ -311,17 +390,18 @@ public final class AdsStreamController {
 
   /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
   private final class Stream implements AdsTransport.Listener {
-    final long startMillis;
+    final long startNanos;
     final Map<String, String> nonces = new HashMap<>();
     final Set<String> sentTypes = new HashSet<>();
     final Set<String> respondedTypes = new HashSet<>();
     AdsTransport.Call call;
     boolean ready;
+    long readyNanos;
     boolean receivedResponse;
     boolean nodeSent;
 
-    Stream(long startMillis) {
-      this.startMillis = startMillis;
+    Stream(long startNanos) {
+      this.startNanos = startNanos;
     }
 
     @Override
@@ -337,6 +417,11 @@ public final class AdsStreamController {
     @Override
     public void onClose(Status status) {
       syncContext.execute(() -> AdsStreamController.this.onClose(this, status));
+    }
+
+    @Override
+    public void onConnectionFailure() {
+      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
     }
   }
 }

@@ -15,6 +15,14 @@ public interface AdsTransport {
   /** Releases the transport (the channel, if this transport owns it). */
   void shutdown();
 
+  /**
+   * Asks a failing connection to retry now rather than after its own reconnect backoff. Returns
+   * false when this transport cannot (the default), so the caller stops asking.
+   */
+  default boolean reconnectNow() {
+    return false;
+  }
+
   /** Names the control plane in logs and errors. */
   String target();
 
@@ -36,5 +44,12 @@ public interface AdsTransport {
     void onResponse(DiscoveryResponse response);
 
     void onClose(Status status);
+
+    /**
+     * The call is waiting for a connection (it was started wait-for-ready) and connecting just
+     * failed; the call stays open and starts once a connection is up. Only transports that hold
+     * calls this way report it; others fail the call instead.
+     */
+    void onConnectionFailure();
   }
 }

@@ -17,10 +17,18 @@ public final class ExponentialBackoff {
   public static final long MAX_NANOS = TimeUnit.SECONDS.toNanos(120);
 
   private final RandomGenerator random;
-  private long nextNanos = INITIAL_NANOS;
+  private final long initialNanos;
+  private long nextNanos;
 
   public ExponentialBackoff(RandomGenerator random) {
+    this(random, INITIAL_NANOS);
+  }
+
+  /** The same sequence from another first delay. */
+  ExponentialBackoff(RandomGenerator random, long initialNanos) {
     this.random = random;
+    this.initialNanos = initialNanos;
+    this.nextNanos = initialNanos;
   }
 
   /** The delay before the next attempt; advances the sequence. */
@@ -31,8 +39,8 @@ public final class ExponentialBackoff {
     return Math.min((long) (base * factor), MAX_NANOS);
   }
 
-  /** Back to 1 s: after a stream that got a response. */
+  /** Back to the first delay: after a stream that got a response. */
   public void reset() {
-    nextNanos = INITIAL_NANOS;
+    nextNanos = initialNanos;
   }
 }
