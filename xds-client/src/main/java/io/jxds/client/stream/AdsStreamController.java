@@ -77,8 +77,6 @@ public final class AdsStreamController {
   private Stream stream;
   private ScheduledHandle retryTimer;
   /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
-  private Status connectFailure;
-  private boolean failureReportQueued;
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
 
@@ -133,20 +131,10 @@ public final class AdsStreamController {
       }
       return; // the new stream's onReady sends every subscription
     }
+    // A name subscribed while the stream waits for a channel that cannot connect hears the
+    // failure from the cache at once (ResourceCache.addWatcher).
     if (stream.ready) {
       sendSubscription(stream, typeUrl);
-    } else if (connectFailure != null && !failureReportQueued) {
-      // The stream waits for a channel that cannot connect, and the channel reports only its
-      // first failure: a name subscribed now hears it at once, after this operation, rather than
-      // nothing until the channel is back.
-      failureReportQueued = true;
-      syncContext.execute(
-          () -> {
-            failureReportQueued = false;
-            if (connectFailure != null && !shutdown) {
-              reportFailure(connectFailure);
-            }
-          });
     }
   }
 
@@ -175,7 +163,6 @@ public final class AdsStreamController {
     }
     Stream s = new Stream(ticker.getAsLong());
     stream = s;
-    connectFailure = null;
     log.debug("opening ADS stream to {}", transport.target());
     try {
       s.call = transport.start(s);
@@ -192,7 +179,6 @@ public final class AdsStreamController {
     }
     s.ready = true;
     s.readyNanos = ticker.getAsLong();
-    connectFailure = null;
     nudges.cancel();
     for (String typeUrl : cache.subscribedTypeUrls()) {
       sendSubscription(s, typeUrl);
@@ -294,7 +280,6 @@ public final class AdsStreamController {
       return;
     }
     stream = null;
-    connectFailure = null;
     nudges.cancel();
     cache.stopAllTimers();
     if (shutdown) {
@@ -319,8 +304,7 @@ public final class AdsStreamController {
     if (s != stream || s.ready || shutdown) {
       return;
     }
-    connectFailure = Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)");
-    reportFailure(connectFailure);
+    reportFailure(Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)"));
     nudges.connectFailed(() -> s == stream && !s.ready);
   }
 
