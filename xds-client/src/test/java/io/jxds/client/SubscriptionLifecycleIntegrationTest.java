@@ -236,6 +236,35 @@ class SubscriptionLifecycleIntegrationTest {
     assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "a").orElseThrow().version()).isEqualTo("2");
   }
 
+  @Test
+  void clusterWatchedAgainWhileAnotherStaysWatchedKeepsItsValueAndIsNotDeclaredMissing() throws Exception {
+    startServer(snapshot("1", "a", "b"));
+    newClient(Duration.ofSeconds(15));
+    RecordingWatcher<ClusterUpdate> first = new RecordingWatcher<>();
+    WatchHandle handle = client.watchCluster("a", first, DIRECT);
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster("b", b, DIRECT);
+    Await.until("clusters a and b", () -> first.updates().size() == 1 && b.updates().size() == 1);
+    handle.cancel(); // the request for [b] goes out; a's value is retained off the wire
+    Await.until("the request without a", () -> cdsRequests.stream()
+        .anyMatch(r -> r.getResourceNamesList().equals(List.of("b"))));
+
+    // SimpleCache compares a request's names with those of the last response the client ACKed
+    // ([a, b]) and its version with the snapshot's: [a, b] at version "1" is nothing new, so it
+    // sends nothing. The client's value of a is at version "1", as current as the server says.
+    RecordingWatcher<ClusterUpdate> again = new RecordingWatcher<>();
+    client.watchCluster("a", again, DIRECT);
+    Await.until("the request with a again", () -> cdsRequests.stream()
+        .filter(r -> r.getResourceNamesList().equals(List.of("a", "b"))).count() >= 2);
+    Await.until("a ACKED at version 1", Duration.ofSeconds(2), () -> client.status()
+        .resource(ResourceTypes.CLUSTER_TYPE_URL, "a")
+        .filter(s -> s.state() == ResourceState.ACKED && s.version().equals("1"))
+        .isPresent());
+
+    assertThat(again.events()).hasSize(1);
+    assertThat(again.updates()).hasSize(1);
+  }
+
   private String endpointsVersion(String name) {
     return client.status()
         .resource(ResourceTypes.ENDPOINTS_TYPE_URL, name)

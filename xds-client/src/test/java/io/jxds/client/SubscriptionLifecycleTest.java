@@ -185,13 +185,28 @@ class SubscriptionLifecycleTest {
     assertThat(again.events()).containsExactly(new Update<>(new TestCluster("a", "x")));
     assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a", "b");
     ResourceStatus s = status("a").orElseThrow();
-    assertThat(s.state()).isEqualTo(ResourceState.REQUESTED);
+    // No response came since a left the wire: its value is at the version the client ACKed.
+    assertThat(s.state()).isEqualTo(ResourceState.ACKED);
     assertThat(s.version()).isEqualTo("1");
     // A fresh response updates it.
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a", "y"), cluster("b")));
     assertThat(again.updates()).containsExactly(new TestCluster("a", "x"), new TestCluster("a", "y"));
     assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
     assertThat(first.events()).hasSize(1);
+  }
+
+  @Test
+  void watcherComingBackAfterNewerResponsesIsRequestedUntilOneCoversItsName() {
+    ScriptedCall call = unwatchAWhileBStaysWatched();
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
+
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+
+    assertThat(again.updates()).containsExactly(new TestCluster("a", ""));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.REQUESTED);
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
+    assertThat(status("a").orElseThrow().version()).isEqualTo("3");
   }
 
   @Test

@@ -152,7 +152,7 @@ public final class ResourceCache {
       entry.cancelRetentionTimer(); // never left the wire: its state is current
       typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
-      entry.resubscribe();
+      entry.resubscribe(typeCache.acceptedVersion());
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
@@ -308,6 +308,7 @@ public final class ResourceCache {
       return;
     }
     if (entry.value() != null) {
+      entry.confirmationWindowClosed();
       // Watched again with a retained value that no response has confirmed yet: the window in
       // which a response may predate the request is over, and a state-of-the-world response
       // that lacks the name now counts as its deletion. The value stays until one does.
@@ -463,7 +464,11 @@ public final class ResourceCache {
         }
       }
     }
-    return errors == null ? ResponseOutcome.ACCEPTED : new ResponseOutcome(errors);
+    if (errors == null) {
+      t.accepted(version);
+      return ResponseOutcome.ACCEPTED;
+    }
+    return new ResponseOutcome(errors);
   }
 
   private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {

@@ -33,6 +33,8 @@ final class ResourceEntry<T> {
   private ResourceState state = ResourceState.REQUESTED;
   /** The control plane said it does not exist (timer or SotW deletion). */
   private boolean absent;
+  /** Watched again with a retained value: awaiting the answer that confirms or replaces it. */
+  private boolean confirming;
   private Instant lastUpdated;
   /** Per-resource error text for status(), null when none. */
   private String lastError;
@@ -100,11 +102,17 @@ final class ResourceEntry<T> {
    * does-not-exist timer. A value, a NACK or a known absence is an answer.
    */
   boolean awaitingAnswer() {
-    return state == ResourceState.REQUESTED;
+    return state == ResourceState.REQUESTED || confirming;
+  }
+
+  /** The window in which a response may predate the re-subscription is over. */
+  void confirmationWindowClosed() {
+    confirming = false;
   }
 
   /** A valid value arrived. Returns whether it differs from the cached one. */
   boolean accept(T newValue, String newVersion, Instant now) {
+    confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
     boolean changed = value == null || !newValue.equals(value);
@@ -121,6 +129,7 @@ final class ResourceEntry<T> {
 
   /** The control plane sent an invalid version; the last good value, if any, stays. */
   void reject(String error, Status errorStatus) {
+    confirming = false;
     cancelDoesNotExistTimer();
     state = ResourceState.NACKED;
     absent = false;
@@ -131,6 +140,7 @@ final class ResourceEntry<T> {
 
   /** The control plane said it does not exist (or never answered): the value is dropped. */
   void markAbsent(String why) {
+    confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
     value = null;
@@ -153,6 +163,7 @@ final class ResourceEntry<T> {
    * (no timer, no postponed deletion) while no response covers it.
    */
   void unsubscribe() {
+    confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
     invalidateStatus();
@@ -161,10 +172,24 @@ final class ResourceEntry<T> {
   /**
    * A watcher came back to a retained value: the name is requested again and the cached value
    * stays usable until a fresh response replaces, rejects or deletes it.
+   *
+   * <p>If no response of the type was accepted since the value left the wire, the value is at the
+   * version the client last ACKed, and the request that names it again carries that version: it
+   * tells the server the client holds it, and a server that tracks what each client holds
+   * (java-control-plane compares a request's names with those of the last response the client
+   * ACKed) has nothing to send. So the value stays ACKED; otherwise it is REQUESTED until a
+   * response covers it. Either way it awaits an answer for the resource timeout, so that a
+   * response sent before the server saw the request, which lacks the name, is not taken for its
+   * deletion.
+   *
+   * @param acceptedVersion the version of the type's last response accepted whole
    */
-  void resubscribe() {
+  void resubscribe(String acceptedVersion) {
     cancelRetentionTimer();
-    state = ResourceState.REQUESTED;
+    state = value != null && !acceptedVersion.isEmpty() && acceptedVersion.equals(version)
+        ? ResourceState.ACKED
+        : ResourceState.REQUESTED;
+    confirming = value != null;
     lastError = null;
     lastErrorStatus = null;
     invalidateStatus();

@@ -30,9 +30,20 @@ final class TypeCache<T> {
   private List<ResourceStatus> statuses;
   /** Responses of this type applied so far. */
   private long responses;
+  /** The version of the last response of this type applied without error; empty before one. */
+  private String acceptedVersion = "";
 
   TypeCache(ResourceType<T> type) {
     this.type = type;
+  }
+
+  /** The version of the last response of this type accepted whole (what the client ACKed). */
+  String acceptedVersion() {
+    return acceptedVersion;
+  }
+
+  void accepted(String version) {
+    acceptedVersion = version;
   }
 
   /** A new entry whose name goes on the wire. */
