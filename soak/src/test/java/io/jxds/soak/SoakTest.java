@@ -66,18 +66,6 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * "Soak") is {@link #configuredRun()}, enabled by {@code -Djxds.soak.duration}.
  */
 class SoakTest {
-  /**
-   * Operation kinds the bounded CI runs leave out while the jxds bugs they hit are being fixed
-   * elsewhere. TEMPORARY: empty both once those fixes are merged (the long run includes every
-   * kind unless {@code -Djxds.soak.skip} says otherwise); override with {@code -Djxds.soak.ciSkip=}
-   * (empty: skip nothing). {@code recycle-streams}: a server that closes each stream after a
-   * response gets hundreds of reconnects a second. {@code delete-cluster} (JCP): a name whose last
-   * channel closed stays subscribed, so java-control-plane withholds every later CDS/EDS response
-   * once it is deleted.
-   */
-  static final String KNOWN_JXDS_BUGS_SKIPPED_IN_CI_FAKE = "recycle-streams";
-  static final String KNOWN_JXDS_BUGS_SKIPPED_IN_CI_JCP = "recycle-streams,delete-cluster";
-
   private static final Duration CI_DURATION = Duration.ofSeconds(30);
 
   @Test
@@ -85,7 +73,7 @@ class SoakTest {
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 11, CI_DURATION, Integer.MAX_VALUE,
-        ciSkip(KNOWN_JXDS_BUGS_SKIPPED_IN_CI_FAKE), false));
+        Set.of(), false));
   }
 
   @Test
@@ -93,7 +81,7 @@ class SoakTest {
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 12, CI_DURATION, Integer.MAX_VALUE,
-        ciSkip(KNOWN_JXDS_BUGS_SKIPPED_IN_CI_JCP), false));
+        Set.of(), false));
   }
 
   /**
@@ -121,10 +109,6 @@ class SoakTest {
     for (SoakConfig.Mode m : modes) {
       run(new SoakConfig(m, seed, duration, ops, skip, assertHeap));
     }
-  }
-
-  private static Set<String> ciSkip(String knownBugs) {
-    return SoakConfig.parseSkip(System.getProperty("jxds.soak.ciSkip", knownBugs));
   }
 
   private static void run(SoakConfig config) throws Exception {
