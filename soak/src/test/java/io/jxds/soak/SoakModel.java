@@ -2,6 +2,7 @@ package io.jxds.soak;
 
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,12 @@ final class SoakModel {
   int outageOpsLeft;
   /** While the control plane is down: what it served before, by cluster name; else null. */
   Map<String, ClusterModel> served;
+  /**
+   * What the client last converged on for each cluster while a channel watched it. A cluster
+   * nobody watches leaves the wire, and the client's retained copy stays as it was then: that copy,
+   * not the control plane's newer config, is what a channel opened on it during an outage sees.
+   */
+  final Map<String, ClusterModel> lastSeen = new HashMap<>();
 
   SoakModel(int clusterCount, int backendCount, Random random) {
     alive = new boolean[backendCount];
@@ -92,7 +99,8 @@ final class SoakModel {
       outageOpsLeft = s.opsDuring();
       served = new LinkedHashMap<>();
       for (ClusterModel c : clusters) {
-        served.put(c.name, c.copy());
+        ClusterModel retained = lastSeen.get(c.name);
+        served.put(c.name, channelsOn(c.name) == 0 && retained != null ? retained : c.copy());
       }
     } else if (op instanceof Op.StartControlPlane) {
       controlPlaneUp = true;

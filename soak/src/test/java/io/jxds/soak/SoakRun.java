@@ -428,17 +428,22 @@ final class SoakRun implements AutoCloseable {
 
   private void converge(Op op, long applied, Duration bound) throws InterruptedException {
     long deadline = applied + bound.toNanos();
-    String reason;
+    // The reason of the last check that had its full time: the check running into the deadline
+    // is cut short, and "too few RPCs finished" then says nothing about why it did not converge.
+    String reason = null;
     while (true) {
       checkViolations();
       long attempt = System.nanoTime();
-      reason = check(QUICK_SAMPLE, deadline, false);
-      if (reason == null) {
-        reason = check(SHARE_SAMPLE, deadline, true);
-        if (reason == null) {
+      String why = check(QUICK_SAMPLE, deadline, false);
+      if (why == null) {
+        why = check(SHARE_SAMPLE, deadline, true);
+        if (why == null) {
           report.convergeMillis.add(TimeUnit.NANOSECONDS.toMillis(attempt - applied));
           break;
         }
+      }
+      if (reason == null || System.nanoTime() <= deadline) {
+        reason = why;
       }
       if (System.nanoTime() > deadline) {
         throw new SoakViolation("#" + opNumber + " " + op.describe() + ": no convergence within "
@@ -452,6 +457,7 @@ final class SoakRun implements AutoCloseable {
       ch.expectFailures = Expectation.of(model.visible(ch.cluster), model.alive).kind() == Expectation.Kind.FAIL;
       if (model.controlPlaneUp) {
         ch.cold = false;
+        model.lastSeen.put(ch.cluster, model.cluster(ch.cluster).copy());
       }
       lastWatched.put(ch.cluster, now);
     }
