@@ -210,6 +210,27 @@ class SubscriptionLifecycleTest {
   }
 
   @Test
+  void deletedNameWatchedAgainIsStillKnownNotToExist() {
+    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
+    watchCluster("b");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b"))); // a deleted
+    a.cancel();
+
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+
+    assertThat(again.events()).containsExactly(new DoesNotExist("a"));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("b")));
+    clock.forwardTime(15, TimeUnit.SECONDS);
+    assertThat(again.events()).containsExactly(new DoesNotExist("a"));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+    call.respond(response(CLUSTER_TYPE_URL, "4", "n4", cluster("a", "back"), cluster("b")));
+    assertThat(again.last()).isEqualTo(new Update<>(new TestCluster("a", "back")));
+  }
+
+  @Test
   void retainedValueIsNeitherTimedNorDeletedWhileUnsubscribed() {
     ScriptedCall call = unwatchAWhileBStaysWatched();
     // State-of-the-world responses no longer cover "a": its absence is not a deletion.

@@ -211,7 +211,9 @@ public final class ResourceCache {
       // The last name of its type: no request is sent, so the one naming it stands.
       typeCache.hold(List.of(entry.name));
     }
-    if (entry.value() != null && !cacheRetention.isZero()) {
+    // A known absence is retained like a value: a channel that wakes on a deleted cluster should
+    // fail at once with "does not exist", not wait out the resource timeout again.
+    if (entry.known() && !cacheRetention.isZero()) {
       ResourceEntry<?> retained = entry;
       entry.retentionTimer =
           syncContext.schedule(
@@ -236,14 +238,15 @@ public final class ResourceCache {
 
   /**
    * The standing request of a type is replaced or gone: its held names leave the wire. Those
-   * with a value still within the cache retention time stay retained; the rest are forgotten.
+   * with a value or a known absence still within the cache retention time stay retained; the rest
+   * are forgotten.
    */
   private void releaseHold(TypeCache<?> typeCache) {
     for (String name : typeCache.releaseHold()) {
       ResourceEntry<?> entry = typeCache.entries.get(name);
       if (entry != null && !entry.subscribed()) {
         entry.unsubscribe();
-        if (entry.value() == null || entry.retentionTimer == null) {
+        if (!entry.known() || entry.retentionTimer == null) {
           typeCache.remove(entry);
         }
       }
@@ -307,11 +310,12 @@ public final class ResourceCache {
     if (!entry.awaitingAnswer()) {
       return;
     }
-    if (entry.value() != null) {
+    if (entry.known()) {
       entry.confirmationWindowClosed();
-      // Watched again with a retained value that no response has confirmed yet: the window in
-      // which a response may predate the request is over, and a state-of-the-world response
-      // that lacks the name now counts as its deletion. The value stays until one does.
+      // Watched again with a retained value (or a known absence) that no response has confirmed
+      // yet: the window in which a response may predate the request is over, and a
+      // state-of-the-world response that lacks the name now counts as its deletion. What is
+      // known stays until a response says otherwise.
       log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(), entry.name, resourceTimeout);
       return;
     }

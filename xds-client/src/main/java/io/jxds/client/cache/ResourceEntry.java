@@ -75,6 +75,11 @@ final class ResourceEntry<T> {
     return value;
   }
 
+  /** A value or a known absence: what a watcher is told at once, and what the cache retains. */
+  boolean known() {
+    return value != null || absent;
+  }
+
   boolean absent() {
     return absent;
   }
@@ -178,7 +183,7 @@ final class ResourceEntry<T> {
    * tells the server the client holds it, and a server that tracks what each client holds
    * (java-control-plane compares a request's names with those of the last response the client
    * ACKed) has nothing to send. So the value stays ACKED; otherwise it is REQUESTED until a
-   * response covers it. Either way it awaits an answer for the resource timeout, so that a
+   * response covers it. A name known not to exist stays DOES_NOT_EXIST until a response brings it. Either way it awaits an answer for the resource timeout, so that a
    * response sent before the server saw the request, which lacks the name, is not taken for its
    * deletion.
    *
@@ -186,10 +191,14 @@ final class ResourceEntry<T> {
    */
   void resubscribe(String acceptedVersion) {
     cancelRetentionTimer();
-    state = value != null && !acceptedVersion.isEmpty() && acceptedVersion.equals(version)
-        ? ResourceState.ACKED
-        : ResourceState.REQUESTED;
-    confirming = value != null;
+    if (absent) {
+      state = ResourceState.DOES_NOT_EXIST; // as known when it left the wire, until told otherwise
+    } else if (value != null && !acceptedVersion.isEmpty() && acceptedVersion.equals(version)) {
+      state = ResourceState.ACKED;
+    } else {
+      state = ResourceState.REQUESTED;
+    }
+    confirming = known();
     lastError = null;
     lastErrorStatus = null;
     invalidateStatus();
