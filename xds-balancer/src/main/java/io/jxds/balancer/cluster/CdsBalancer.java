@@ -3,6 +3,7 @@ package io.jxds.balancer.cluster;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
@@ -131,8 +132,9 @@ final class CdsBalancer extends LoadBalancer {
     }
     current = null;
     closeChild();
-    fail(Status.UNAVAILABLE.withDescription(
-        "cluster " + cluster + " does not exist (node id " + xdsClient.status().nodeId() + ")"));
+    fail(Status.UNAVAILABLE.withDescription("cluster " + cluster + " does not exist"
+        + EdsBalancer.absenceReason(xdsClient, ResourceTypes.CLUSTER_TYPE_URL, cluster)
+        + " (node id " + xdsClient.status().nodeId() + ")"));
   }
 
   private void onError(Status error) {

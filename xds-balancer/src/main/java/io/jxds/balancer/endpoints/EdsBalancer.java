@@ -4,6 +4,8 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
+import io.jxds.api.ResourceStatus;
+import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
@@ -154,8 +156,21 @@ public final class EdsBalancer extends LoadBalancer {
     }
     endpoints = null;
     closePriorities();
-    fail("cluster " + config.cluster() + ": endpoints " + serviceName + " do not exist (node id "
-        + xdsClient.status().nodeId() + ")");
+    fail("cluster " + config.cluster() + ": endpoints " + serviceName + " do not exist"
+        + absenceReason(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName)
+        + " (node id " + xdsClient.status().nodeId() + ")");
+  }
+
+  /**
+   * Why the client holds {@code name} absent ({@code ": deleted by the control plane"}, or a
+   * timeout that names a control plane holding its whole response back), or nothing when it does
+   * not say: an operator reading the RPC's error should not need the client's logs.
+   */
+  public static String absenceReason(XdsClient client, String typeUrl, String name) {
+    return client.status().resource(typeUrl, name)
+        .flatMap(ResourceStatus::lastError)
+        .map(why -> ": " + why)
+        .orElse("");
   }
 
   private void onError(String serviceName, Status error) {

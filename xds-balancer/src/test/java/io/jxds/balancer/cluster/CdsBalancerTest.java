@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer.ResolvedAddresses;
 import io.grpc.Status;
+import io.jxds.api.ResourceState;
+import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
@@ -54,6 +56,19 @@ class CdsBalancerTest {
 
     assertThat(xds.activeWatchCount(ResourceTypes.ENDPOINTS)).isEqualTo(1);
     assertThat(xds.activeWatch(ResourceTypes.ENDPOINTS, "eds-2")).isNotNull();
+  }
+
+  @Test
+  void clusterThatNeverArrivedFailsWithTheReasonTheClientKnows() {
+    accept();
+    String why = "not received within PT15S: no CDS response at all since it was requested";
+    xds.statuses(new ResourceStatus(ResourceTypes.CLUSTER_TYPE_URL, "payments", "",
+        ResourceState.DOES_NOT_EXIST, Optional.empty(), Optional.of(why)));
+
+    xds.activeWatch(ResourceTypes.CLUSTER, "payments").doesNotExist();
+
+    assertThat(helper.pick().getStatus().getDescription())
+        .isEqualTo("cluster payments does not exist: " + why + " (node id test-node)");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.jxds.balancer.testing;
 
 import io.grpc.Status;
+import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
@@ -74,9 +75,16 @@ public final class FakeXdsClient implements XdsClient {
     return w;
   }
 
+  private volatile List<ResourceStatus> statuses = List.of();
+
   @Override
   public XdsClientStatus status() {
-    return new XdsClientStatus(true, "test-node", List.of());
+    return new XdsClientStatus(true, "test-node", statuses);
+  }
+
+  /** What {@link #status()} reports per resource from now on. */
+  public void statuses(ResourceStatus... resources) {
+    statuses = List.of(resources);
   }
 
   /** Every watch ever registered, cancelled ones included, in order. */
