@@ -62,6 +62,12 @@ final class SoakRun implements AutoCloseable {
   static final Duration CONVERGE = Duration.ofSeconds(15);
   static final Duration CONVERGE_AFTER_START = Duration.ofSeconds(30);
   static final Duration CONVERGE_AFTER_RECYCLE = Duration.ofSeconds(20);
+  /**
+   * A channel opened on a cluster the client retained but the control plane deleted while nobody
+   * watched it: the client concludes the deletion when the 15 s does-not-exist timer of the
+   * re-subscription expires (a response sent before the server saw the request proves nothing).
+   */
+  static final Duration CONVERGE_AFTER_OPEN = Duration.ofSeconds(20);
   /** The initial channels: the JVM is still loading classes and compiling, on a busy machine. */
   static final Duration CONVERGE_SETUP = Duration.ofSeconds(30);
   /** A resource unwatched for less than this is still cached (jxds client_retention is 5 min). */
@@ -302,7 +308,7 @@ final class SoakRun implements AutoCloseable {
       ch.expectFailures = Expectation.of(model.visible(o.cluster()), model.alive).kind() == Expectation.Kind.FAIL;
       channels.put(ch.id, ch);
       load.add(ch);
-      return CONVERGE;
+      return CONVERGE_AFTER_OPEN;
     }
     if (op instanceof Op.CloseChannel c) {
       SoakChannel ch = channels.remove(c.channel());

@@ -254,17 +254,32 @@ class SubscriptionLifecycleTest {
   }
 
   @Test
-  void reSubscribedNameMissingFromAResponseIsDeletedOnlyOnceTheResponseCannotPredateTheRequest() {
+  void reSubscribedNameMissingFromResponsesIsDeletedOnceTheResourceTimeoutHasPassed() {
     ScriptedCall call = unwatchAWhileBStaysWatched();
 
     RecordingWatcher<TestCluster> again = watchCluster("a");
-    // May have been sent before the server saw the request for "a" again: proves nothing.
+    // May have been sent before the server saw the request for "a" again: proves nothing yet.
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     assertThat(again.events()).hasSize(1).first().isInstanceOf(Update.class);
-    clock.forwardTime(15, TimeUnit.SECONDS); // no answer: the cached value stays
+    clock.forwardTime(14, TimeUnit.SECONDS);
     assertThat(again.events()).hasSize(1);
+    // A server answers a request that adds a name; the resource timeout passed with responses
+    // that all lack it: it was deleted while nobody watched it.
+    clock.forwardTime(1, TimeUnit.SECONDS);
+    assertThat(again.last()).isEqualTo(new DoesNotExist("a"));
+    assertThat(status("a").orElseThrow().state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+  }
+
+  @Test
+  void reSubscribedNameKeepsItsValueWhenNoResponseComesWithinTheResourceTimeout() {
+    ScriptedCall call = unwatchAWhileBStaysWatched();
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+
+    clock.forwardTime(15, TimeUnit.SECONDS); // a server that believes the client holds it is silent
+
+    assertThat(again.events()).hasSize(1).first().isInstanceOf(Update.class);
     // From now on a response without "a" is its deletion.
-    call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("b")));
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("b")));
     assertThat(again.last()).isEqualTo(new DoesNotExist("a"));
   }
 

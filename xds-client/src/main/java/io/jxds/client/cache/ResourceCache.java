@@ -313,9 +313,18 @@ public final class ResourceCache {
     if (entry.known()) {
       entry.confirmationWindowClosed();
       // Watched again with a retained value (or a known absence) that no response has confirmed
-      // yet: the window in which a response may predate the request is over, and a
-      // state-of-the-world response that lacks the name now counts as its deletion. What is
-      // known stays until a response says otherwise.
+      // yet: the window in which a response may predate the request is over. A server answers a
+      // request that adds a name, so responses of the type that came in the window and all
+      // lacked it mean it was deleted while nobody watched it; no response at all means the
+      // server believes the client holds it (java-control-plane), and the value stays. From now
+      // on a state-of-the-world response that lacks the name counts as its deletion.
+      if (entry.value() != null
+          && entry.type.absenceMeansDeletion()
+          && entry.owner.responses() != entry.responsesWhenTimerArmed) {
+        onAbsentFromStateOfTheWorld(entry, null);
+        dispatch();
+        return;
+      }
       log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(), entry.name, resourceTimeout);
       return;
     }
