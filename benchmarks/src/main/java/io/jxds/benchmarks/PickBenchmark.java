@@ -1,17 +1,17 @@
 package io.jxds.benchmarks;
 
 import io.grpc.CallOptions;
+import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
-import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
-import io.grpc.ConnectivityState;
-import io.jxds.balancer.priority.PriorityBalancer;
+import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.jxds.benchmarks;
 
 import io.grpc.ConnectivityState;
-import io.jxds.balancer.priority.PriorityBalancer;
-import io.jxds.balancer.priority.PriorityConfig;
+import io.jxds.balancer.internal.priority.PriorityBalancer;
+import io.jxds.balancer.internal.priority.PriorityConfig;
 import io.jxds.testing.TestRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,10 +1,10 @@
 package io.jxds.client;
 
+import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.stream.AdsTransport;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 

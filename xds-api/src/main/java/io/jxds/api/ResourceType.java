@@ -6,7 +6,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;

@@ -1,6 +1,6 @@
 package io.jxds.api;
 
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
 
 /**
  * A resource taken out of its {@code Any} whose name is known but which is not yet validated: the

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.XdsResources;

@@ -612,7 +612,7 @@ class AdsProtocolTest {
   @Test
   void backoffJitterStaysWithinTwentyPercent() {
     for (double fraction : new double[] {0.0, 0.999}) {
-      var backoff = new io.jxds.client.stream.ExponentialBackoff(TestRandom.fixed(fraction));
+      var backoff = new io.jxds.client.internal.stream.ExponentialBackoff(TestRandom.fixed(fraction));
       long first = backoff.nextDelayNanos();
       assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(800), TimeUnit.MILLISECONDS.toNanos(1200));
       assertThat(first).isNotEqualTo(TimeUnit.SECONDS.toNanos(1));

@@ -8,7 +8,7 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.jxds.client.TestTypes.TestCluster;
-import io.jxds.client.stream.GrpcAdsTransport;
+import io.jxds.client.internal.stream.GrpcAdsTransport;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.TestRandom;

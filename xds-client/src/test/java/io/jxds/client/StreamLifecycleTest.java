@@ -10,7 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;

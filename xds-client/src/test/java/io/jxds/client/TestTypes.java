@@ -8,7 +8,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
 import java.util.ArrayList;
 import java.util.List;
 
