@@ -6,8 +6,8 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
 import io.jxds.balancer.internal.eds.EdsBalancer;
-import io.jxds.client.InMemoryAdsFeed;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -128,7 +128,7 @@ public class AckLatencyBenchmark {
     DiscoveryResponse response = DiscoveryResponse.parseFrom(responses[next++ & 1]);
     long sum = 0;
     for (Any any : response.getResourcesList()) {
-      sum += ResourceTypes.ENDPOINTS.unpack(any).decode().localities().size();
+      sum += ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, any).decode().localities().size();
     }
     return sum;
   }

@@ -9,7 +9,6 @@ import io.grpc.Status;
 import io.jxds.api.ResourceTypes;
 import io.jxds.balancer.internal.eds.EdsBalancer;
 import io.jxds.balancer.internal.eds.EdsConfig;
-import io.jxds.client.InMemoryAdsFeed;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
@@ -31,7 +30,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue 6, "Performance": the time from an EDS {@code DiscoveryResponse} reaching the client to
+ * README, "Benchmarks": the time from an EDS {@code DiscoveryResponse} reaching the client to
  * the new picker being handed to the channel ({@code Helper.updateBalancingState}), on real parts
  * only:
  *

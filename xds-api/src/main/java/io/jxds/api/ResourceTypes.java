@@ -26,7 +26,7 @@ public final class ResourceTypes {
           ClusterLoadAssignment.class,
           ClusterLoadAssignment::getClusterName,
           EndpointsDecoder::decode)
-          // Issue 2: a large assignment is validated from its bytes in one pass, without the tree.
+          // A large assignment is validated from its bytes in one pass, without the tree.
           .withBytesDecoder(EndpointsDecoder::decodeInOnePass, EndpointsUpdate::clusterName);
 
   private ResourceTypes() {}

@@ -83,7 +83,7 @@ class StreamWireTest {
       loopback.setClusters(XdsResources.cluster("a").build());
       client =
           XdsClientBuilder.fromBootstrap(
-                  io.jxds.client.bootstrap.BootstrapParser.parse(loopback.bootstrapJson(), "test"))
+                  io.jxds.client.internal.bootstrap.BootstrapParser.parse(loopback.bootstrapJson(), "test"))
               .build();
       client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), Runnable::run);
 

@@ -1,6 +1,7 @@
 package io.jxds.api.internal.decode;
 
 import io.jxds.api.XdsResourceException;
+
 /**
  * Builds the one message format every decoder uses:
  * {@code <kind> "<name>": <field path> must <requirement>, got <value>}, so that an operator

@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** One test per Cluster rule of issue 2, valid and invalid. */
+/** One test per Cluster validation rule (gRFC A27), valid and invalid. */
 class ClusterDecoderTest {
   @Test
   void minimalEdsClusterDecodesToDefaults() throws Exception {

@@ -17,6 +17,7 @@ import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.util.HexFormat;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeded mutation fuzzing: valid Cluster and ClusterLoadAssignment protos are mutated (bytes
  * flipped, inserted, truncated, spliced; fields set to random or boundary values through proto
- * reflection) and fed through {@code ResourceTypes.X.unpack(any).decode()}. The only exception
+ * reflection) and fed through {@code ResourceDecoding.unpack(ResourceTypes.X, any).decode()}. The only exception
  * allowed out is {@link XdsResourceException}.
  *
  * <p>In CI it runs for about three seconds. A longer run:
@@ -89,7 +90,7 @@ class DecoderFuzzTest {
         any = Any.pack(Resource.newBuilder().setName(random.nextBoolean() ? "" : "wrapped").setResource(any).build());
       }
       try {
-        type.unpack(any).decode();
+        ResourceDecoding.unpack(type, any).decode();
         decoded++;
       } catch (XdsResourceException e) {
         assertThat(e.getMessage()).isNotBlank();

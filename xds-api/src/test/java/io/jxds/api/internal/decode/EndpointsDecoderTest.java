@@ -28,7 +28,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** One test per ClusterLoadAssignment rule of issue 2, valid and invalid. */
+/** One test per ClusterLoadAssignment validation rule (gRFC A27), valid and invalid. */
 class EndpointsDecoderTest {
   private static final long MAX = 0xFFFF_FFFFL;
 

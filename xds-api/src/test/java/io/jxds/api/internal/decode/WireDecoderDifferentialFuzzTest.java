@@ -20,8 +20,9 @@ import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
-import io.jxds.api.UnpackedResource;
 import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.UnpackedResource;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
@@ -221,7 +222,7 @@ class WireDecoderDifferentialFuzzTest {
       Outcome o = new Outcome();
       UnpackedResource<EndpointsUpdate> unpacked;
       try {
-        unpacked = type.unpack(any);
+        unpacked = ResourceDecoding.unpack(type, any);
       } catch (XdsResourceException e) {
         o.unpackError = e.resourceName() + ": " + e.getMessage();
         return o;

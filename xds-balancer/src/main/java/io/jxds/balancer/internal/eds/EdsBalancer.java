@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Weight-0 localities never reach here (the decoder drops them); localities without a
  *       HEALTHY or UNKNOWN endpoint and priorities left empty drop out, the rest keep their order
- *       ({@link PriorityConfig#prioritiesOf}).
+ *       ({@link EdsPriorities#of}).
  *   <li>No usable endpoint at all: TRANSIENT_FAILURE "cluster X has no usable endpoints", and the
  *       priority tree is closed with its connections (fail fast: do not keep routing to
  *       endpoints the control plane took away); a later update brings it back.
@@ -126,7 +126,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void applyEndpoints() {
-    List<LocalityGroup> groups = PriorityConfig.prioritiesOf(endpoints);
+    List<LocalityGroup> groups = EdsPriorities.of(endpoints);
     if (groups.isEmpty()) {
       if (priorities != null) {
         logger.warn("cluster {}: no usable endpoints left in {}", config.cluster(), config.edsServiceName());

@@ -9,13 +9,9 @@ import static java.util.concurrent.TimeUnit.MINUTES;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jxds.api.model.EndpointsUpdate;
-import io.jxds.api.model.HealthStatus;
-import io.jxds.api.model.Locality;
 import io.jxds.balancer.internal.locality.LocalityGroup;
-import io.jxds.balancer.testing.Endpoints;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
 import io.jxds.balancer.testing.FakeHelper;
+import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -99,21 +95,5 @@ class PriorityStackTest {
     assertThat(helper.pick().getStatus().getDescription())
         .contains("cluster c", "all 2 priorities failed", "c[child2]", "zone=\"c\"",
             "connection refused: " + address(3));
-  }
-
-  @Test
-  void prioritiesOfAnEdsUpdateDropUnusableLocalitiesAndEmptyPriorities() {
-    EndpointsUpdate update = new EndpointsUpdate("eds", List.of(
-        new Locality(Endpoints.zone("a"), 0, 1, List.of(endpoint(1, HealthStatus.UNHEALTHY))),
-        new Locality(Endpoints.zone("b"), 1, 2, List.of(endpoint(2))),
-        new Locality(Endpoints.zone("c"), 1, 3, List.of(endpoint(3, HealthStatus.DRAINING))),
-        new Locality(Endpoints.zone("d"), 2, 4, List.of(endpoint(4)))),
-        List.of(), EndpointsUpdate.DEFAULT_OVERPROVISIONING_FACTOR);
-
-    List<LocalityGroup> priorities = PriorityConfig.prioritiesOf(update);
-
-    assertThat(priorities).hasSize(2);
-    assertThat(priorities.get(0).localities()).extracting(l -> l.id().zone()).containsExactly("b");
-    assertThat(priorities.get(1).localities()).extracting(l -> l.id().zone()).containsExactly("d");
   }
 }

@@ -7,8 +7,9 @@ import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
-import io.jxds.api.UnpackedResource;
 import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.UnpackedResource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -412,7 +413,7 @@ public final class ResourceCache {
     for (int i = 0; i < resources.size(); i++) {
       UnpackedResource<T> unpacked;
       try {
-        unpacked = t.type.unpack(resources.get(i));
+        unpacked = ResourceDecoding.unpack(t.type, resources.get(i));
       } catch (XdsResourceException e) {
         errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
         ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
@@ -612,7 +613,7 @@ public final class ResourceCache {
     }
   }
 
-  /** gRFC A54 and DESIGN.md: always UNAVAILABLE, naming the cause, the resource and the node. */
+  /** gRFC A54 and ARCHITECTURE.md: always UNAVAILABLE, naming the cause, the resource and the node. */
   private Status errorStatus(ResourceEntry<?> entry, String detail) {
     return Status.UNAVAILABLE.withDescription(
         detail + " [" + entry.type.shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");

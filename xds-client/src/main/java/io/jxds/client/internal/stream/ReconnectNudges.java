@@ -1,7 +1,7 @@
 package io.jxds.client.internal.stream;
 
-import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.grpc.SynchronizationContext;
+import io.grpc.SynchronizationContext.ScheduledHandle;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;

@@ -1,4 +1,4 @@
-package io.jxds.client.bootstrap;
+package io.jxds.client.internal.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.ChannelCredentialsSpec;
+import io.jxds.client.bootstrap.ServerInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.jxds.client.bootstrap;
+package io.jxds.client.internal.bootstrap;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Struct;
@@ -6,6 +6,10 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.ChannelCredentialsSpec;
+import io.jxds.client.bootstrap.ServerInfo;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

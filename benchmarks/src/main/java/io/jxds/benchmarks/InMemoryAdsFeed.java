@@ -1,9 +1,12 @@
-package io.jxds.client;
+package io.jxds.benchmarks;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.InsecureChannelCredentials;
+import io.jxds.client.DefaultXdsClient;
+import io.jxds.client.XdsClientBuilder;
+import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.stream.AdsTransport;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -13,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * benchmark can hand it a {@link DiscoveryResponse} and measure everything the client does with
  * it (unpack, validate, cache, notify, status, ACK) without a network.
  *
- * <p>It lives in the benchmarks module but in the client's package, to reach the package-private
- * {@code XdsClientBuilder.transport(...)} without adding anything to xds-client's public surface.
+ * <p>It replaces the transport through {@code BuilderInternals}, the builder's internal seam, so
+ * nothing is added to xds-client's public surface.
  * Responses are handled on the calling thread (the client's sync context drains inline); what
  * the client sends may be read from another thread.
  */
@@ -23,26 +26,26 @@ public final class InMemoryAdsFeed implements AutoCloseable {
   private final DefaultXdsClient client;
 
   public InMemoryAdsFeed() {
-    client =
+    AdsTransport transport =
+        new AdsTransport() {
+          @Override
+          public Call start(Listener listener) {
+            call.listener = listener;
+            return call;
+          }
+
+          @Override
+          public void shutdown() {}
+
+          @Override
+          public String target() {
+            return "in-memory";
+          }
+        };
+    XdsClientBuilder builder =
         XdsClientBuilder.forTarget("in-memory", InsecureChannelCredentials.create())
-            .node(Node.newBuilder().setId("benchmark").build())
-            .transport(
-                new AdsTransport() {
-                  @Override
-                  public Call start(Listener listener) {
-                    call.listener = listener;
-                    return call;
-                  }
-
-                  @Override
-                  public void shutdown() {}
-
-                  @Override
-                  public String target() {
-                    return "in-memory";
-                  }
-                })
-            .build();
+            .node(Node.newBuilder().setId("benchmark").build());
+    client = BuilderInternals.transport(builder, transport).build();
   }
 
   /** The client under test. */

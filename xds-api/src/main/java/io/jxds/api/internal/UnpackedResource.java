@@ -1,4 +1,4 @@
-package io.jxds.api;
+package io.jxds.api.internal;
 
 import io.jxds.api.XdsResourceException;
 
