@@ -284,6 +284,33 @@ class XdsClusterEndToEndTest {
   }
 
   @Test
+  void serviceConfigHelperRoutesAChannelOnItsOwnTarget() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    // Nothing listens on port 9: every call that succeeds went where the control plane said.
+    ManagedChannel channel = track(Grpc.newChannelBuilder("dns:///127.0.0.1:9", InsecureChannelCredentials.create())
+        .defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments"))
+        .disableServiceConfigLookUp()
+        .build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
+  void targetHelperNamesTheCluster() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("pay ments").build());
+    ads.setEndpoints(XdsResources.endpoints("pay ments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build());
+    ManagedChannel channel = track(
+        Grpc.newChannelBuilder(XdsClusterPolicy.target("pay ments"), InsecureChannelCredentials.create()).build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
   void clientHandedInThroughNameResolverArgIsUsedAndNotClosed() throws Exception {
     System.clearProperty(BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
     Backend a = backends.start("a");

@@ -15,9 +15,9 @@ import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.Locality;
+import io.jxds.api.testing.FakeXdsClient;
 import io.jxds.balancer.testing.FakeHelper;
 import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
-import io.jxds.balancer.testing.FakeXdsClient;
 import io.jxds.testing.TestRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -313,7 +313,7 @@ class EdsBalancerTest {
   @SuppressWarnings("unchecked")
   private FakeXdsClient.Watch<EndpointsUpdate> firstWatch(String name) {
     return (FakeXdsClient.Watch<EndpointsUpdate>) xds.watches().stream()
-        .filter(w -> w.name.equals(name)).findFirst().orElseThrow();
+        .filter(w -> w.name().equals(name)).findFirst().orElseThrow();
   }
 
   private static EndpointsUpdate update(Locality... localities) {
