@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 class XdsClusterLoadBalancerTest {
   private final FakeHelper helper = new FakeHelper();
-  private final FakeXdsClient pooled = new FakeXdsClient();
+  private final FakeXdsClient pooled = new FakeXdsClient("test-node");
   private final AtomicInteger acquired = new AtomicInteger();
   private final AtomicInteger released = new AtomicInteger();
   private final PooledClientSource pool = () -> {
@@ -46,7 +46,7 @@ class XdsClusterLoadBalancerTest {
 
   @Test
   void clientFromTheResolvedAddressesWinsAndIsNeverReleased() {
-    FakeXdsClient mine = new FakeXdsClient();
+    FakeXdsClient mine = new FakeXdsClient("test-node");
 
     accept("payments", Attributes.newBuilder().set(XdsClusterPolicy.XDS_CLIENT_ATTRIBUTE, mine).build());
     helper.run(balancer::shutdown);

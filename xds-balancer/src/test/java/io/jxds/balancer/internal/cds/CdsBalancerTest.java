@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 class CdsBalancerTest {
   private final FakeHelper helper = new FakeHelper();
-  private final FakeXdsClient xds = new FakeXdsClient();
+  private final FakeXdsClient xds = new FakeXdsClient("test-node");
   private final CdsBalancer balancer =
       new CdsBalancer(helper, xds, "payments", TestRandom.seeded(1), TestRandom.seeded(2));
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 class EdsBalancerTest {
   private final FakeHelper helper = new FakeHelper();
-  private final FakeXdsClient xds = new FakeXdsClient();
+  private final FakeXdsClient xds = new FakeXdsClient("test-node");
   private final String cluster = "payments-" + UUID.randomUUID(); // own circuit-breaker counter
   private final EdsBalancer balancer =
       new EdsBalancer(helper, xds, TestRandom.seeded(3), TestRandom.seeded(4));
