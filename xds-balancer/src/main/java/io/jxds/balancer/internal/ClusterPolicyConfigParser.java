@@ -2,6 +2,7 @@ package io.jxds.balancer.internal;
 
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
+import io.jxds.client.internal.DurationText;
 import java.time.Duration;
 import java.util.Map;
 

@@ -91,16 +91,6 @@ class ClusterPolicyConfigParserTest {
         .isEqualTo(Duration.ofSeconds(10));
   }
 
-  @Test
-  void durationTextUnits() {
-    assertThat(DurationText.parse("250ms")).isEqualTo(Duration.ofMillis(250));
-    assertThat(DurationText.parse("2.000s")).isEqualTo(Duration.ofSeconds(2));
-    assertThat(DurationText.parse("0s")).isEqualTo(Duration.ZERO);
-    assertThat(DurationText.parse("2h")).isEqualTo(Duration.ofHours(2));
-    assertThatThrownBy(() -> DurationText.parse("1.s")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> DurationText.parse("1d")).isInstanceOf(IllegalArgumentException.class);
-  }
-
   private static void assertInvalid(Map<String, ?> json, String fragment) {
     ConfigOrError parsed = ClusterPolicyConfigParser.parse(json);
     assertThat(parsed.getError()).as("error for %s", json).isNotNull();

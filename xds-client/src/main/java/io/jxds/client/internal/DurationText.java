@@ -1,4 +1,4 @@
-package io.jxds.balancer.internal;
+package io.jxds.client.internal;
 
 import java.math.BigDecimal;
 import java.time.Duration;

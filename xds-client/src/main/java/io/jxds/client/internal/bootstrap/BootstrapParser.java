@@ -10,7 +10,7 @@ import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.ChannelCredentialsSpec;
 import io.jxds.client.bootstrap.ServerInfo;
-import java.math.BigDecimal;
+import io.jxds.client.internal.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -154,43 +154,6 @@ public final class BootstrapParser {
     return v == null ? "dev" : v;
   }
 
-  /**
-   * Parses a duration written as protobuf JSON does ({@code "1.5s"}) or with a unit suffix
-   * {@code ms}, {@code s}, {@code m} or {@code h} ({@code "250ms"}, {@code "5m"}).
-   *
-   * @throws IllegalArgumentException if the text is not such a duration or is negative
-   */
-  public static Duration parseDuration(String text) {
-    String t = text.trim();
-    long unitNanos;
-    String number;
-    if (t.endsWith("ms")) {
-      unitNanos = 1_000_000L;
-      number = t.substring(0, t.length() - 2);
-    } else if (t.endsWith("s")) {
-      unitNanos = 1_000_000_000L;
-      number = t.substring(0, t.length() - 1);
-    } else if (t.endsWith("m")) {
-      unitNanos = 60_000_000_000L;
-      number = t.substring(0, t.length() - 1);
-    } else if (t.endsWith("h")) {
-      unitNanos = 3_600_000_000_000L;
-      number = t.substring(0, t.length() - 1);
-    } else {
-      throw new IllegalArgumentException("expected a duration such as \"2s\", got \"" + text + "\"");
-    }
-    BigDecimal value;
-    try {
-      value = new BigDecimal(number);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("expected a duration such as \"2s\", got \"" + text + "\"");
-    }
-    if (value.signum() < 0) {
-      throw new IllegalArgumentException("a duration must not be negative, got \"" + text + "\"");
-    }
-    return Duration.ofNanos(value.multiply(BigDecimal.valueOf(unitNanos)).longValueExact());
-  }
-
   /** A JSON object with its path, so that errors say where they are. */
   private static final class Fields {
     final String source;
@@ -277,9 +240,9 @@ public final class BootstrapParser {
         return Optional.empty();
       }
       try {
-        return Optional.of(parseDuration(text.get()));
-      } catch (IllegalArgumentException | ArithmeticException e) {
-        throw error(field, e.getMessage());
+        return Optional.of(DurationText.parse(text.get()));
+      } catch (IllegalArgumentException e) {
+        throw error(field, "is invalid: " + e.getMessage());
       }
     }
   }
