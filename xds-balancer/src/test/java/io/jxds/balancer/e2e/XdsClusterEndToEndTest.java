@@ -19,7 +19,9 @@ import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -129,10 +131,10 @@ class XdsClusterEndToEndTest {
     awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("y", 0) == 20);
     x.releaseHeld(1);
     y.releaseHeld(y.heldStreams());
-    awaitSize(closed, held.size());
+    Poll.until("closed reaches " + held.size(), () -> closed.size() >= held.size());
     assertThat(closed).allMatch(Status::isOk);
     // grpc-java closes a removed subchannel's connection a few seconds later.
-    awaitTrue(() -> x.connectionsClosed() == x.connectionsOpened(), 15_000, "x's connection closes");
+    Poll.until("x's connection closes", Duration.ofSeconds(15), () -> x.connectionsClosed() == x.connectionsOpened());
   }
 
   @Test
@@ -167,7 +169,7 @@ class XdsClusterEndToEndTest {
 
     ads.setClusters();
 
-    awaitTrue(() -> Backends.call(channel).equals(FAILED), 10_000, "RPCs fail after the deletion");
+    Poll.until("RPCs fail after the deletion", Duration.ofSeconds(10), () -> Backends.call(channel).equals(FAILED));
     Status status = Backends.failure(channel);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments does not exist");
@@ -211,7 +213,8 @@ class XdsClusterEndToEndTest {
       int closedBefore = closed.size();
       Backends.hold(channel, closed);
       // Each stream is confirmed open at the server, or refused, before the next one.
-      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream " + i + " settles");
+      Poll.until("stream " + i + " settles", Duration.ofSeconds(5),
+          () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
 
     assertThat(a.heldStreams()).isEqualTo(10);
@@ -222,12 +225,13 @@ class XdsClusterEndToEndTest {
     });
 
     a.releaseHeld(3);
-    awaitSize(closed, 43);
+    Poll.until("43 closed streams", () -> closed.size() >= 43);
     for (int i = 0; i < 5; i++) {
       int closedBefore = closed.size();
       int heldBefore = a.heldStreams();
       Backends.hold(channel, closed);
-      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream settles");
+      Poll.until("stream settles", Duration.ofSeconds(5),
+          () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
     assertThat(a.heldStreams()).isEqualTo(10);
     assertThat(closed).hasSize(45);
@@ -395,20 +399,5 @@ class XdsClusterEndToEndTest {
     int total = split.values().stream().mapToInt(Integer::intValue).sum();
     double share = 100.0 * split.getOrDefault(name, 0) / total;
     assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
-  }
-
-  private static void awaitSize(List<?> list, int size) throws InterruptedException {
-    awaitTrue(() -> list.size() >= size, 10_000, "list reaches " + size);
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, long millis, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(10);
-    }
   }
 }

@@ -20,6 +20,7 @@ import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.testing.Backends;
+import io.jxds.testing.Poll;
 import io.jxds.testing.TestRandom;
 import java.net.URI;
 import java.time.Duration;
@@ -96,9 +97,10 @@ class PriorityFailoverEndToEndTest {
       }
     });
     load.start();
-    awaitCount(live, "b", live.getOrDefault("b", 0) + 5, 10_000);
+    int bTarget = live.getOrDefault("b", 0) + 5;
+    Poll.until(() -> "5 more calls to b: " + live, Duration.ofSeconds(10), () -> live.getOrDefault("b", 0) >= bTarget);
     backends.stop("a", "b");
-    awaitCount(live, "c", 50, 10_000);
+    Poll.until(() -> "50 calls to c: " + live, Duration.ofSeconds(10), () -> live.getOrDefault("c", 0) >= 50);
     running.set(false);
     load.join(10_000);
     assertThat(live.getOrDefault(Backends.FAILED, 0)).isLessThanOrEqualTo(2);
@@ -111,17 +113,6 @@ class PriorityFailoverEndToEndTest {
     Map<String, Integer> recent = awaitCalls(channel, 20, 10_000,
         w -> w.getOrDefault("a", 0) + w.getOrDefault("b", 0) == 20);
     assertThat(recent).containsOnlyKeys("a", "b");
-  }
-
-  private static void awaitCount(Map<String, Integer> counts, String key, int atLeast, long millis)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (counts.getOrDefault(key, 0) < atLeast) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("expected " + atLeast + " x " + key + " in time: " + counts);
-      }
-      Thread.sleep(5);
-    }
   }
 
   /** A locality named {@code name} holding the one backend of that name. */
