@@ -12,6 +12,7 @@ import io.grpc.LoadBalancerRegistry;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
+import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,7 @@ public class PickBenchmark {
 
   /** priority → locality → endpoint, every endpoint READY, weights 1..100. */
   static SubchannelPicker jxdsChain(int localities, int endpointsPerLocality) {
-    BenchHelper helper = new BenchHelper();
+    FakeLbHelper helper = FakeLbHelper.forBenchmarks(false);
     PriorityBalancer balancer = new PriorityBalancer(helper, TestRandom.seeded(1));
     helper.run(() -> balancer.acceptConfig(
         BenchConfigs.priority(localities, endpointsPerLocality, 100, TestRandom.seeded(2))));
@@ -81,7 +82,7 @@ public class PickBenchmark {
   /** grpc-java's round_robin from the default registry, every subchannel READY. */
   static SubchannelPicker grpcRoundRobin(int subchannels) {
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider("round_robin");
-    BenchHelper helper = new BenchHelper();
+    FakeLbHelper helper = FakeLbHelper.forBenchmarks(false);
     LoadBalancer balancer = provider.newLoadBalancer(helper);
     List<EquivalentAddressGroup> addresses = new ArrayList<>();
     for (int i = 0; i < subchannels; i++) {

@@ -15,15 +15,15 @@ import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.Locality;
 import io.jxds.api.testing.FakeXdsClient;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.FakeHelper;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class XdsClusterLoadBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final FakeXdsClient pooled = new FakeXdsClient("test-node");
   private final AtomicInteger acquired = new AtomicInteger();
   private final AtomicInteger released = new AtomicInteger();

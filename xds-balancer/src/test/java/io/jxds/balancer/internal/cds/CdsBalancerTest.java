@@ -16,14 +16,14 @@ import io.jxds.api.model.Locality;
 import io.jxds.api.model.UpstreamTlsSettings;
 import io.jxds.api.testing.FakeXdsClient;
 import io.jxds.balancer.internal.ClusterPolicyConfig;
-import io.jxds.balancer.testing.FakeHelper;
+import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CdsBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final FakeXdsClient xds = new FakeXdsClient("test-node");
   private final CdsBalancer balancer =
       new CdsBalancer(helper, xds, "payments", TestRandom.seeded(1), TestRandom.seeded(2));

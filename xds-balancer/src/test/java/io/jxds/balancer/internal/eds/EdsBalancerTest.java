@@ -16,8 +16,8 @@ import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.Locality;
 import io.jxds.api.testing.FakeXdsClient;
-import io.jxds.balancer.testing.FakeHelper;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class EdsBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final FakeXdsClient xds = new FakeXdsClient("test-node");
   private final String cluster = "payments-" + UUID.randomUUID(); // own circuit-breaker counter
   private final EdsBalancer balancer =
@@ -288,7 +288,7 @@ class EdsBalancerTest {
     }
     // No CONNECTING (queuing) picker in between: every picker since serves priority 1.
     assertThat(helper.updates.subList(updatesBefore, helper.updates.size()))
-        .extracting(FakeHelper.Update::state)
+        .extracting(FakeLbHelper.Update::state)
         .containsOnly(ConnectivityState.READY);
     assertThat(helper.state()).isEqualTo(ConnectivityState.READY);
     assertThat(helper.pickCounts(12).keySet())

@@ -18,8 +18,8 @@ import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
-import io.jxds.balancer.testing.FakeHelper;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -28,7 +28,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EndpointBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final EndpointBalancer balancer =
       new EndpointBalancer(helper, "c[child1] zone-a", TestRandom.seeded(1));
 
@@ -231,7 +231,7 @@ class EndpointBalancerTest {
     int n = 1000;
     SocketAddress[] picks = new SocketAddress[n];
     for (int i = 0; i < n; i++) {
-      picks[i] = ((FakeSubchannel) picker.pickSubchannel(FakeHelper.ARGS).getSubchannel()).address();
+      picks[i] = ((FakeSubchannel) picker.pickSubchannel(FakeLbHelper.ARGS).getSubchannel()).address();
     }
     double[] shares = {0.6, 0.3, 0.1};
     for (int window : new int[] {3, 5, 10, 20}) {
@@ -260,7 +260,7 @@ class EndpointBalancerTest {
       int id = t;
       threads[t] = new Thread(() -> {
         for (int i = 0; i < 40_000; i++) {
-          SocketAddress a = ((FakeSubchannel) picker.pickSubchannel(FakeHelper.ARGS).getSubchannel()).address();
+          SocketAddress a = ((FakeSubchannel) picker.pickSubchannel(FakeLbHelper.ARGS).getSubchannel()).address();
           counts[id][a.equals(address(1)) ? 0 : 1]++;
         }
       });

@@ -14,8 +14,8 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Status;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.balancer.internal.picker.FailingPicker;
-import io.jxds.balancer.testing.FakeHelper;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.net.SocketAddress;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LocalityBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final LocalityBalancer balancer =
       new LocalityBalancer(helper, "c[child1]", TestRandom.seeded(42));
 
@@ -140,7 +140,7 @@ class LocalityBalancerTest {
     SubchannelPicker picker = helper.picker();
     int run = 0;
     for (int i = 0; i < 1000; i++) {
-      SocketAddress a = ((FakeSubchannel) picker.pickSubchannel(FakeHelper.ARGS).getSubchannel()).address();
+      SocketAddress a = ((FakeSubchannel) picker.pickSubchannel(FakeLbHelper.ARGS).getSubchannel()).address();
       run = a.equals(address(1)) ? run + 1 : 0;
       assertThat(run).isLessThanOrEqualTo(3); // share 3/4: never 4 in a row
     }

@@ -20,7 +20,7 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Status;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
-import io.jxds.balancer.testing.FakeHelper;
+import io.jxds.testing.FakeLbHelper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 
 /** gRFC A56 rules, with fake children whose states the test sets directly. */
 class PriorityBalancerTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final Map<String, FakeChild> children = new LinkedHashMap<>();
   private final PriorityBalancer balancer = new PriorityBalancer(helper, (childHelper, name) -> {
     FakeChild child = new FakeChild(childHelper, name);

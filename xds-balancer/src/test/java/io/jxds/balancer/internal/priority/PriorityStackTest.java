@@ -10,15 +10,15 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jxds.balancer.internal.locality.LocalityGroup;
-import io.jxds.balancer.testing.FakeHelper;
-import io.jxds.balancer.testing.FakeHelper.FakeSubchannel;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The three layers together, priority → locality → endpoint, over fake subchannels. */
 class PriorityStackTest {
-  private final FakeHelper helper = new FakeHelper();
+  private final FakeLbHelper helper = new FakeLbHelper();
   private final PriorityBalancer balancer = new PriorityBalancer(helper, TestRandom.seeded(3));
 
   private static final LocalityGroup P0 =

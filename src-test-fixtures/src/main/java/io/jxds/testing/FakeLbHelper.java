@@ -1,6 +1,8 @@
-package io.jxds.balancer.testing;
+package io.jxds.testing;
 
 import io.grpc.Attributes;
+import io.grpc.CallOptions;
+import io.grpc.ChannelLogger;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
@@ -14,10 +16,8 @@ import io.grpc.LoadBalancer.SubchannelStateListener;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
-import io.grpc.CallOptions;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
-import io.jxds.testing.FakeClock;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -25,22 +25,56 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link LoadBalancer.Helper} for unit tests: records the subchannels a balancer creates and the
- * states it pushes, lets the test drive each subchannel's state, and runs timers on a {@link
- * FakeClock} through a real {@link SynchronizationContext}. Any exception thrown inside the
- * context fails the test at the next {@link #run} or {@link #forward}.
+ * A {@link LoadBalancer.Helper} for unit tests of load-balancing policies and for benchmarks of
+ * them: records the subchannels a balancer creates and the states it pushes, lets the test drive
+ * each subchannel's state, and runs timers on a {@link FakeClock} through a real
+ * {@link SynchronizationContext}. Any exception thrown inside the context fails the test at the
+ * next {@link #run} or {@link #forward}.
+ *
+ * <p>{@link #forBenchmarks} keeps no history (a benchmark creates millions of subchannels): only the
+ * live count, the last state and picker, and the subchannels {@link #readyAll()} has still to
+ * report READY.
  */
-public final class FakeHelper extends LoadBalancer.Helper {
+public final class FakeLbHelper extends LoadBalancer.Helper {
+  /** The clock behind {@link #getScheduledExecutorService()}. */
   public final FakeClock clock = new FakeClock();
   private final List<Throwable> uncaught = new ArrayList<>();
   private final SynchronizationContext syncContext =
       new SynchronizationContext((thread, error) -> uncaught.add(error));
-  /** Every subchannel ever created, in creation order. */
+  /** Every subchannel ever created, in creation order (empty for {@link #forBenchmarks}). */
   public final List<FakeSubchannel> subchannels = new ArrayList<>();
-  /** Every (state, picker) pushed, in order. */
+  /** Every (state, picker) pushed, in order (empty for {@link #forBenchmarks}). */
   public final List<Update> updates = new ArrayList<>();
+  private final boolean history;
+  private final boolean readyOnStart;
+  private final List<FakeSubchannel> waiting = new ArrayList<>();
+  private int live;
+  private volatile ConnectivityState state;
+  private volatile SubchannelPicker picker;
+  private volatile long pickerUpdates;
+
+  /** A helper that records everything; subchannels stay idle until the test sets their state. */
+  public FakeLbHelper() {
+    this(true, false);
+  }
+
+  private FakeLbHelper(boolean history, boolean readyOnStart) {
+    this.history = history;
+    this.readyOnStart = readyOnStart;
+  }
+
+  /**
+   * A helper that keeps no history. With {@code readyOnStart}, every subchannel reports READY right
+   * after {@code start}, through the context as a channel would (after the task that started it),
+   * so one update measured from outside ends with the picker that serves every new endpoint;
+   * without it, subchannels wait for {@link #readyAll()}.
+   */
+  public static FakeLbHelper forBenchmarks(boolean readyOnStart) {
+    return new FakeLbHelper(false, readyOnStart);
+  }
 
   /** One {@code updateBalancingState} call. */
   public record Update(ConnectivityState state, SubchannelPicker picker) {}
@@ -52,7 +86,7 @@ public final class FakeHelper extends LoadBalancer.Helper {
   }
 
   /** Moves the fake clock forward (timers run in the context). */
-  public void forward(long amount, java.util.concurrent.TimeUnit unit) {
+  public void forward(long amount, TimeUnit unit) {
     clock.forwardTime(amount, unit);
     rethrow();
   }
@@ -64,12 +98,42 @@ public final class FakeHelper extends LoadBalancer.Helper {
     }
   }
 
+  /** The last state pushed, or null. */
   public ConnectivityState state() {
-    return updates.isEmpty() ? null : updates.get(updates.size() - 1).state();
+    return state;
   }
 
+  /** The last picker pushed, or null. */
   public SubchannelPicker picker() {
-    return updates.isEmpty() ? null : updates.get(updates.size() - 1).picker();
+    return picker;
+  }
+
+  /** How many times the balancer called {@link #updateBalancingState}. */
+  public long pickerUpdates() {
+    return pickerUpdates;
+  }
+
+  /** Subchannels created and not shut down. */
+  public int subchannelCount() {
+    return live;
+  }
+
+  /** Reports READY, in the context, for every started subchannel that has not been READY yet. */
+  public void readyAll() {
+    run(() -> {
+      List<FakeSubchannel> now = new ArrayList<>(waiting);
+      waiting.clear();
+      for (FakeSubchannel s : now) {
+        if (!s.shutdown && !s.ready) {
+          if (s.listener == null) {
+            waiting.add(s); // not started yet: the next readyAll() gets it
+          } else {
+            s.ready = true;
+            s.listener.onSubchannelState(ConnectivityStateInfo.forNonError(ConnectivityState.READY));
+          }
+        }
+      }
+    });
   }
 
   /** The last created, not shut down subchannel for {@code address}, or null. */
@@ -132,14 +196,25 @@ public final class FakeHelper extends LoadBalancer.Helper {
   public Subchannel createSubchannel(CreateSubchannelArgs args) {
     syncContext.throwIfNotInThisSynchronizationContext();
     FakeSubchannel subchannel = new FakeSubchannel(args.getAddresses());
-    subchannels.add(subchannel);
+    if (history) {
+      subchannels.add(subchannel);
+    }
+    if (!readyOnStart) {
+      waiting.add(subchannel);
+    }
+    live++;
     return subchannel;
   }
 
   @Override
   public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    updates.add(new Update(newState, newPicker));
+    if (history) {
+      updates.add(new Update(newState, newPicker));
+    }
+    state = newState;
+    picker = newPicker;
+    pickerUpdates++;
   }
 
   @Override
@@ -151,6 +226,19 @@ public final class FakeHelper extends LoadBalancer.Helper {
   public ScheduledExecutorService getScheduledExecutorService() {
     return clock;
   }
+
+  @Override
+  public ChannelLogger getChannelLogger() {
+    return NO_LOG;
+  }
+
+  private static final ChannelLogger NO_LOG = new ChannelLogger() {
+    @Override
+    public void log(ChannelLogLevel level, String message) {}
+
+    @Override
+    public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
+  };
 
   @Override
   public ManagedChannel createOobChannel(EquivalentAddressGroup eag, String authority) {
@@ -167,6 +255,7 @@ public final class FakeHelper extends LoadBalancer.Helper {
     private final List<EquivalentAddressGroup> addresses;
     private SubchannelStateListener listener;
     private boolean shutdown;
+    private boolean ready;
     private int connectionRequests;
 
     FakeSubchannel(List<EquivalentAddressGroup> addresses) {
@@ -187,6 +276,7 @@ public final class FakeHelper extends LoadBalancer.Helper {
 
     /** Reports a new state to the balancer, in the synchronization context. */
     public void setState(ConnectivityState state) {
+      ready = state == ConnectivityState.READY;
       if (state == ConnectivityState.TRANSIENT_FAILURE) {
         fail(Status.UNAVAILABLE.withDescription("connection refused: " + address()));
       } else {
@@ -196,6 +286,7 @@ public final class FakeHelper extends LoadBalancer.Helper {
 
     /** Reports TRANSIENT_FAILURE with {@code status}. */
     public void fail(Status status) {
+      ready = false;
       report(ConnectivityStateInfo.forTransientFailure(status));
     }
 
@@ -210,11 +301,22 @@ public final class FakeHelper extends LoadBalancer.Helper {
     @Override
     public void start(SubchannelStateListener listener) {
       this.listener = listener;
+      if (readyOnStart) {
+        syncContext.execute(() -> {
+          if (!shutdown && !ready) {
+            ready = true;
+            listener.onSubchannelState(ConnectivityStateInfo.forNonError(ConnectivityState.READY));
+          }
+        });
+      }
     }
 
     @Override
     public void shutdown() {
-      shutdown = true;
+      if (!shutdown) {
+        shutdown = true;
+        live--;
+      }
     }
 
     @Override
