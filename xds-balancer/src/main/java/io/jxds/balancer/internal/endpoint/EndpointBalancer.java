@@ -12,6 +12,7 @@ import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.tree.PublishedState;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,13 +48,12 @@ public final class EndpointBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EndpointBalancer.class);
 
   private final Helper helper;
+  private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
 
   private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
   private Status lastError;
-  private ConnectivityState state;
-  private SubchannelPicker picker;
   private WeightedEndpointPicker readyPicker;
   private FailingPicker failingPicker;
   private boolean updateScheduled;
@@ -66,6 +66,7 @@ public final class EndpointBalancer extends LoadBalancer {
    */
   public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
   }
@@ -251,20 +252,12 @@ public final class EndpointBalancer extends LoadBalancer {
   }
 
   private void publish(ConnectivityState newState, SubchannelPicker newPicker) {
-    if (newState == state && newPicker == picker) {
-      return;
-    }
-    if (newState != state) {
-      logger.debug("{}: {} -> {}", name, state, newState);
-    }
-    state = newState;
-    picker = newPicker;
-    helper.updateBalancingState(newState, newPicker);
+    published.publish(name, newState, newPicker);
   }
 
   @Override
   public String toString() {
-    return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + state + "}";
+    return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
   }
 
   /** One usable endpoint: its subchannel, weight and effective (sticky) state. */

@@ -8,13 +8,14 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.endpoint.EndpointBalancer;
 import io.jxds.balancer.internal.endpoint.EndpointGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
+import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.PublishedState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -45,14 +46,13 @@ public final class LocalityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(LocalityBalancer.class);
 
   private final Helper helper;
+  private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
 
   private Map<LocalityId, LocalityChild> children = new LinkedHashMap<>();
   private boolean updating;
   private boolean shutdown;
-  private ConnectivityState state;
-  private SubchannelPicker picker;
   private WeightedLocalityPicker readyPicker;
   private long[] orderWeights;
   private int[] order;
@@ -65,6 +65,7 @@ public final class LocalityBalancer extends LoadBalancer {
    */
   public LocalityBalancer(Helper helper, String name, RandomGenerator random) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
   }
@@ -218,20 +219,12 @@ public final class LocalityBalancer extends LoadBalancer {
   }
 
   private void publish(ConnectivityState newState, SubchannelPicker newPicker) {
-    if (newState == state && newPicker == picker) {
-      return;
-    }
-    if (newState != state) {
-      logger.debug("{}: {} -> {}", name, state, newState);
-    }
-    state = newState;
-    picker = newPicker;
-    helper.updateBalancingState(newState, newPicker);
+    published.publish(name, newState, newPicker);
   }
 
   @Override
   public String toString() {
-    return "LocalityBalancer{" + name + ", localities=" + children.size() + ", state=" + state + "}";
+    return "LocalityBalancer{" + name + ", localities=" + children.size() + ", state=" + published.state() + "}";
   }
 
   /** One locality: its config, its endpoint leaf and the leaf's last reported state. */
@@ -244,7 +237,8 @@ public final class LocalityBalancer extends LoadBalancer {
 
     LocalityChild(LocalityConfig config) {
       this.config = config;
-      this.balancer = new EndpointBalancer(new ChildHelper(this), name + " " + config.id(), random);
+      ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
+      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random);
     }
 
     void shutdown() {
@@ -253,22 +247,4 @@ public final class LocalityBalancer extends LoadBalancer {
     }
   }
 
-  /** Passes everything to the parent's helper except state updates, which it aggregates. */
-  private final class ChildHelper extends ForwardingLoadBalancerHelper {
-    private final LocalityChild child;
-
-    ChildHelper(LocalityChild child) {
-      this.child = child;
-    }
-
-    @Override
-    protected Helper delegate() {
-      return helper;
-    }
-
-    @Override
-    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
-      onChildState(child, newState, newPicker);
-    }
-  }
 }

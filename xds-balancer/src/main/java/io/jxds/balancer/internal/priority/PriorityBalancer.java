@@ -9,11 +9,12 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext.ScheduledHandle;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.balancer.internal.locality.LocalityBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.PublishedState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,6 +53,7 @@ public final class PriorityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(PriorityBalancer.class);
 
   private final Helper helper;
+  private final PublishedState published;
   private final ChildFactory childFactory;
   private final PriorityChildNames childNames = new PriorityChildNames();
   private final Map<String, PriorityChild> children = new HashMap<>();
@@ -60,8 +62,6 @@ public final class PriorityBalancer extends LoadBalancer {
   private List<String> priorityNames = List.of();
   private boolean updating;
   private boolean shutdown;
-  private ConnectivityState state;
-  private SubchannelPicker picker;
   private String selected;
   private Status lastError;
   private FailingPicker allFailedPicker;
@@ -83,6 +83,7 @@ public final class PriorityBalancer extends LoadBalancer {
   /** For tests: children made by {@code childFactory} instead of LocalityBalancers. */
   PriorityBalancer(Helper helper, ChildFactory childFactory) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.published = new PublishedState(helper);
     this.childFactory = Objects.requireNonNull(childFactory, "childFactory");
   }
 
@@ -227,7 +228,7 @@ public final class PriorityBalancer extends LoadBalancer {
               + " priorities failed; last error: " + FailingPicker.describe(cause))
           .withCause(cause.getCause()));
     }
-    if (selected != null || state != TRANSIENT_FAILURE) {
+    if (selected != null || published.state() != TRANSIENT_FAILURE) {
       logger.warn("cluster {}: all {} priorities failed; last error: {}",
           config.clusterName(), priorityNames.size(), FailingPicker.describe(cause));
     }
@@ -261,7 +262,7 @@ public final class PriorityBalancer extends LoadBalancer {
 
   private void selectFailure(Status status) {
     selected = null;
-    if (state == TRANSIENT_FAILURE && picker instanceof FailingPicker failing
+    if (published.state() == TRANSIENT_FAILURE && published.picker() instanceof FailingPicker failing
         && Objects.equals(failing.status().getDescription(), status.getDescription())) {
       return; // unchanged: no push
     }
@@ -324,12 +325,7 @@ public final class PriorityBalancer extends LoadBalancer {
   }
 
   private void publish(ConnectivityState newState, SubchannelPicker newPicker) {
-    if (newState == state && newPicker == picker) {
-      return;
-    }
-    state = newState;
-    picker = newPicker;
-    helper.updateBalancingState(newState, newPicker);
+    published.publish(config == null ? "priority" : "cluster " + config.clusterName(), newState, newPicker);
   }
 
   private ScheduledHandle schedule(Runnable task, Duration delay) {
@@ -340,7 +336,7 @@ public final class PriorityBalancer extends LoadBalancer {
   @Override
   public String toString() {
     return "PriorityBalancer{" + (config == null ? "" : config.clusterName())
-        + ", priorities=" + priorityNames + ", selected=" + selected + ", state=" + state + "}";
+        + ", priorities=" + priorityNames + ", selected=" + selected + ", state=" + published.state() + "}";
   }
 
   /** A started priority: its LocalityBalancer, last reported state and its two timers. */
@@ -357,7 +353,8 @@ public final class PriorityBalancer extends LoadBalancer {
 
     PriorityChild(String name) {
       this.name = name;
-      this.balancer = childFactory.newChild(new ChildHelper(this), name);
+      ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
+      this.balancer = childFactory.newChild(childHelper, name);
     }
 
     void accept(LocalityGroup group) {
@@ -420,22 +417,4 @@ public final class PriorityBalancer extends LoadBalancer {
     }
   }
 
-  /** Passes everything to the parent's helper except state updates, which it arbitrates. */
-  private final class ChildHelper extends ForwardingLoadBalancerHelper {
-    private final PriorityChild child;
-
-    ChildHelper(PriorityChild child) {
-      this.child = child;
-    }
-
-    @Override
-    protected Helper delegate() {
-      return helper;
-    }
-
-    @Override
-    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
-      onChildState(child, newState, newPicker);
-    }
-  }
 }
