@@ -119,10 +119,14 @@ class XdsClusterEndToEndTest {
     awaitCalls(channel, 10, 10_000, w -> w.containsKey("x") && w.containsKey("y"));
     List<Status> closed = new CopyOnWriteArrayList<>();
     List<ClientCall<byte[], byte[]>> held = new ArrayList<>();
-    while (x.heldStreams() == 0) { // round robin: one of the first two lands on x
+    // Round robin: one of the first two streams lands on x.
+    Poll.until(() -> "a stream held on x after " + held.size() + " tries", Duration.ofSeconds(10), () -> {
+      if (x.heldStreams() > 0) {
+        return true;
+      }
       held.add(Backends.hold(channel, closed));
-      Thread.sleep(20);
-    }
+      return false;
+    });
 
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", y.port(), HEALTHY))
@@ -190,9 +194,10 @@ class XdsClusterEndToEndTest {
 
     assertShare(split, FAILED, 25.0);
     List<Status> failures = new ArrayList<>();
-    while (failures.size() < 20) {
+    for (int i = 0; i < 2_000 && failures.size() < 20; i++) { // 25 % drops: ~80 calls expected
       Backends.outcome(channel).ifPresent(failures::add);
     }
+    assertThat(failures).hasSize(20);
     assertThat(failures).allSatisfy(s -> {
       assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
       assertThat(s.getDescription()).isEqualTo("dropped by load balancer: category throttle");

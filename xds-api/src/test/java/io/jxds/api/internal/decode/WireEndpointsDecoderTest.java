@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Struct;
 import com.google.protobuf.UInt32Value;
 import com.google.protobuf.UnknownFieldSet;
@@ -25,45 +24,6 @@ import org.junit.jupiter.api.Test;
 
 /** The one-pass reader: which inputs it answers itself, and that its answer is the tree's. */
 class WireEndpointsDecoderTest {
-  @Test
-  void fieldNumbersAreTheDescriptorsOnes() {
-    // The reader switches on the generated *_FIELD_NUMBER constants; they must be the proto's.
-    same(ClusterLoadAssignment.getDescriptor(), "cluster_name", ClusterLoadAssignment.CLUSTER_NAME_FIELD_NUMBER);
-    same(ClusterLoadAssignment.getDescriptor(), "endpoints", ClusterLoadAssignment.ENDPOINTS_FIELD_NUMBER);
-    same(ClusterLoadAssignment.getDescriptor(), "policy", ClusterLoadAssignment.POLICY_FIELD_NUMBER);
-    Descriptor policy = ClusterLoadAssignment.Policy.getDescriptor();
-    same(policy, "drop_overloads", ClusterLoadAssignment.Policy.DROP_OVERLOADS_FIELD_NUMBER);
-    same(policy, "overprovisioning_factor", ClusterLoadAssignment.Policy.OVERPROVISIONING_FACTOR_FIELD_NUMBER);
-    Descriptor drop = ClusterLoadAssignment.Policy.DropOverload.getDescriptor();
-    same(drop, "category", ClusterLoadAssignment.Policy.DropOverload.CATEGORY_FIELD_NUMBER);
-    same(drop, "drop_percentage", ClusterLoadAssignment.Policy.DropOverload.DROP_PERCENTAGE_FIELD_NUMBER);
-    same(FractionalPercent.getDescriptor(), "numerator", FractionalPercent.NUMERATOR_FIELD_NUMBER);
-    same(FractionalPercent.getDescriptor(), "denominator", FractionalPercent.DENOMINATOR_FIELD_NUMBER);
-    Descriptor entry = LocalityLbEndpoints.getDescriptor();
-    same(entry, "locality", LocalityLbEndpoints.LOCALITY_FIELD_NUMBER);
-    same(entry, "lb_endpoints", LocalityLbEndpoints.LB_ENDPOINTS_FIELD_NUMBER);
-    same(entry, "load_balancing_weight", LocalityLbEndpoints.LOAD_BALANCING_WEIGHT_FIELD_NUMBER);
-    same(entry, "priority", LocalityLbEndpoints.PRIORITY_FIELD_NUMBER);
-    Descriptor locality = io.envoyproxy.envoy.config.core.v3.Locality.getDescriptor();
-    same(locality, "region", io.envoyproxy.envoy.config.core.v3.Locality.REGION_FIELD_NUMBER);
-    same(locality, "zone", io.envoyproxy.envoy.config.core.v3.Locality.ZONE_FIELD_NUMBER);
-    same(locality, "sub_zone", io.envoyproxy.envoy.config.core.v3.Locality.SUB_ZONE_FIELD_NUMBER);
-    same(LbEndpoint.getDescriptor(), "endpoint", LbEndpoint.ENDPOINT_FIELD_NUMBER);
-    same(LbEndpoint.getDescriptor(), "health_status", LbEndpoint.HEALTH_STATUS_FIELD_NUMBER);
-    same(LbEndpoint.getDescriptor(), "load_balancing_weight", LbEndpoint.LOAD_BALANCING_WEIGHT_FIELD_NUMBER);
-    Descriptor endpoint = io.envoyproxy.envoy.config.endpoint.v3.Endpoint.getDescriptor();
-    same(endpoint, "address", io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDRESS_FIELD_NUMBER);
-    same(endpoint, "hostname", io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HOSTNAME_FIELD_NUMBER);
-    same(Address.getDescriptor(), "socket_address", Address.SOCKET_ADDRESS_FIELD_NUMBER);
-    same(SocketAddress.getDescriptor(), "address", SocketAddress.ADDRESS_FIELD_NUMBER);
-    same(SocketAddress.getDescriptor(), "port_value", SocketAddress.PORT_VALUE_FIELD_NUMBER);
-    same(UInt32Value.getDescriptor(), "value", UInt32Value.VALUE_FIELD_NUMBER);
-  }
-
-  private static void same(Descriptor type, String field, int constant) {
-    assertThat(type.findFieldByName(field).getNumber()).as(type.getFullName() + "." + field).isEqualTo(constant);
-  }
-
   @Test
   void largeAssignmentIsDecodedInOnePass() throws Exception {
     var b = endpoints("big");
