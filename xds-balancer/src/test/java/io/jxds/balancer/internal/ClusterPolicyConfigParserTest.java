@@ -1,7 +1,6 @@
 package io.jxds.balancer.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.Status;
