@@ -62,7 +62,8 @@ public class ResponseHandlingBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws InvalidProtocolBufferException {
       cds = new byte[][] {ResponseData.clusters(clusters, "1", "a"), ResponseData.clusters(clusters, "2", "b")};
-      eds = new byte[][] {ResponseData.endpoints("big", endpoints, "1", 8080), ResponseData.endpoints("big", endpoints, "2", 8081)};
+      eds = new byte[][] {ResponseData.endpoints("big", endpoints, "1", 8080), ResponseData.endpoints("big", endpoints,
+          "2", 8081)};
       feed = new InMemoryAdsFeed();
       ResourceWatcher<ClusterUpdate> clusterWatcher = counting();
       for (int i = 0; i < clusters; i++) {

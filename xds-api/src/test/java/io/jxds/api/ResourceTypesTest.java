@@ -18,7 +18,8 @@ class ResourceTypesTest {
   @Test
   void clusterUnpacksAndDecodes() throws Exception {
     UnpackedResource<ClusterUpdate> r =
-        ResourceDecoding.unpack(ResourceTypes.CLUSTER, XdsResources.cluster("payments").edsServiceName("p-eds").buildAny());
+        ResourceDecoding.unpack(ResourceTypes.CLUSTER, XdsResources.cluster("payments").edsServiceName("p-eds")
+            .buildAny());
     assertThat(r.name()).isEqualTo("payments");
     assertThat(r.decode()).isEqualTo(ClusterUpdate.of("payments", "p-eds"));
   }
@@ -27,7 +28,8 @@ class ResourceTypesTest {
   void endpointsUnpackAndDecode() throws Exception {
     UnpackedResource<EndpointsUpdate> r =
         ResourceDecoding.unpack(ResourceTypes.ENDPOINTS,
-            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny());
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+                .buildAny());
     assertThat(r.name()).isEqualTo("p-eds");
     assertThat(r.decode().localities()).hasSize(1);
   }
@@ -99,7 +101,8 @@ class ResourceTypesTest {
 
   @Test
   void endpointsReadFromBytesKeepTheWrapperNameAndTheUsualErrors() throws Exception {
-    Any eds = XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny();
+    Any eds = XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+        .buildAny();
     Any wrapped = Any.pack(Resource.newBuilder().setName("wrapper-name").setResource(eds).build());
     assertThat(ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, wrapped).name()).isEqualTo("wrapper-name");
     assertThat(ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, wrapped).decode().clusterName()).isEqualTo("p-eds");
@@ -118,7 +121,8 @@ class ResourceTypesTest {
     // A rule broken: unpacked and named, the NACK comes from decode().
     UnpackedResource<EndpointsUpdate> invalid =
         ResourceDecoding.unpack(ResourceTypes.ENDPOINTS,
-            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("localhost", 80, HEALTHY)).buildAny());
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("localhost", 80, HEALTHY))
+                .buildAny());
     assertThat(invalid.name()).isEqualTo("p-eds");
     assertThatThrownBy(invalid::decode).hasMessageContaining("must be an IP literal");
   }

@@ -127,13 +127,16 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestCluster> b = watch(TestTypes.CLUSTER, "b");
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
+    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2,
+        WAIT);
     String accepted = server().version(CLUSTER_TYPE_URL);
-    server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b").edsConfigPath("/x").build());
+    server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b")
+        .edsConfigPath("/x").build());
     RecordedRequest nack = server().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.versionInfo()).isEqualTo(accepted);
     assertThat(nack.errorCode()).isEqualTo(3);
-    assertThat(nack.errorMessage()).isEqualTo("cluster \"b\": eds_cluster_config.eds_config must be ads or self, got path");
+    assertThat(nack.errorMessage())
+        .isEqualTo("cluster \"b\": eds_cluster_config.eds_config must be ads or self, got path");
     Poll.until("a updated, b errored", () -> a.updates().size() == 2 && b.errors().size() == 1);
     assertThat(a.updates().get(1).edsServiceName()).isEqualTo("a-v2");
     assertThat(b.updates()).hasSize(1); // the last good value stays
@@ -149,7 +152,8 @@ class FakeAdsServerProtocolTest {
     RecordingWatcher<TestEndpoints> e1 = watch(TestTypes.ENDPOINTS, "e1");
     watch(TestTypes.ENDPOINTS, "e2");
     Poll.until("data", () -> a.updates().size() == 1 && e1.updates().size() == 1);
-    server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
+    server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames()
+        .size() == 2, WAIT);
 
     server().removeClusters("a");
     server().removeEndpoints("e1");
@@ -190,7 +194,8 @@ class FakeAdsServerProtocolTest {
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
     RecordedRequest cds = server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
-    RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+    RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL,
+        WAIT);
     assertThat(cds.versionInfo()).isEqualTo("1");
     assertThat(cds.responseNonce()).isEmpty();
     assertThat(cds.resourceNames()).containsExactly("a");

@@ -85,7 +85,8 @@ class JavaControlPlaneIntegrationTest {
     assertThat(clusterWatcher.updates().get(0).edsServiceName()).isEqualTo("payments-eds");
     assertThat(addresses(endpointsWatcher.updates().get(0))).containsExactly("10.0.0.1:8080");
     Poll.until("connected", () -> client.status().connected());
-    assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "payments").orElseThrow().version()).isEqualTo("1");
+    assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "payments").orElseThrow().version())
+        .isEqualTo("1");
 
     cache.setSnapshot(GROUP, snapshot("2", "10.0.0.2"));
     Poll.until("second snapshot", () -> endpointsWatcher.updates().size() == 2);

@@ -32,7 +32,8 @@ final class TestTypes {
           c -> {
             if (!c.getEdsClusterConfig().getEdsConfig().hasAds() && !c.getEdsClusterConfig().getEdsConfig().hasSelf()) {
               throw new XdsResourceException(
-                  c.getName(), "cluster \"" + c.getName() + "\": eds_cluster_config.eds_config must be ads or self, got path");
+                  c.getName(), "cluster \"" + c
+                      .getName() + "\": eds_cluster_config.eds_config must be ads or self, got path");
             }
             return new TestCluster(c.getName(), c.getEdsClusterConfig().getServiceName());
           });

@@ -327,7 +327,8 @@ class XdsClusterEndToEndTest {
     ads.setEndpoints(oneEndpoint(a).build());
     try (DefaultXdsClient client =
         XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials.create()).build()) {
-      ManagedChannel channel = track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create())
+      ManagedChannel channel = track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials
+          .create())
           .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
           .build());
 

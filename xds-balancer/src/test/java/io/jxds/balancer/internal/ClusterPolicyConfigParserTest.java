@@ -71,7 +71,8 @@ class ClusterPolicyConfigParserTest {
 
   @Test
   void absurdDurationIsInvalidArgument() {
-    assertInvalid(Map.of("cluster", "c", "childRetention", "99999999999h"), "\"childRetention\": \"99999999999h\" is too long");
+    assertInvalid(Map.of("cluster", "c", "childRetention", "99999999999h"),
+        "\"childRetention\": \"99999999999h\" is too long");
   }
 
   @Test

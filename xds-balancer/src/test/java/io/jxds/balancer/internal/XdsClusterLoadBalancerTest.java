@@ -180,7 +180,8 @@ class XdsClusterLoadBalancerTest {
 
   @Test
   void emptyAddressListIsNormal() {
-    helper.run(() -> assertThat(balancer.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk()).isTrue());
+    helper.run(() -> assertThat(balancer.acceptResolvedAddresses(resolved("payments", Attributes.EMPTY)).isOk())
+        .isTrue());
 
     assertThat(helper.state()).isEqualTo(ConnectivityState.CONNECTING);
   }

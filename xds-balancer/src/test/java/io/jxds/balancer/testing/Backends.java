@@ -228,7 +228,8 @@ public final class Backends implements AutoCloseable {
   /** One unary RPC: empty when it succeeded, else its status. */
   public static java.util.Optional<Status> outcome(Channel channel) {
     try {
-      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
+      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS),
+          new byte[0]);
       return java.util.Optional.empty();
     } catch (StatusRuntimeException e) {
       return java.util.Optional.of(e.getStatus());

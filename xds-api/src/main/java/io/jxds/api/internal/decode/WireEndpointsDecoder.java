@@ -94,7 +94,8 @@ final class WireEndpointsDecoder {
   private static final int LB_ENDPOINT = LbEndpoint.ENDPOINT_FIELD_NUMBER << 3 | LD;
   private static final int LB_HEALTH_STATUS = LbEndpoint.HEALTH_STATUS_FIELD_NUMBER << 3 | VARINT;
   private static final int LB_WEIGHT = LbEndpoint.LOAD_BALANCING_WEIGHT_FIELD_NUMBER << 3 | LD;
-  private static final int ENDPOINT_ADDRESS = io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDRESS_FIELD_NUMBER << 3 | LD;
+  private static final int ENDPOINT_ADDRESS =
+      io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDRESS_FIELD_NUMBER << 3 | LD;
   private static final int ENDPOINT_HOSTNAME =
       io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HOSTNAME_FIELD_NUMBER << 3 | LD;
   private static final int ADDRESS_SOCKET_ADDRESS = Address.SOCKET_ADDRESS_FIELD_NUMBER << 3 | LD;
@@ -127,11 +128,14 @@ final class WireEndpointsDecoder {
           LB_ENDPOINT_TYPE.findFieldByNumber(LbEndpoint.METADATA_FIELD_NUMBER), Metadata.parser(),
           LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.METADATA_FIELD_NUMBER), Metadata.parser(),
           LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.PROXIMITY_FIELD_NUMBER), UInt32Value.parser(),
-          ENDPOINT_TYPE.findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HEALTH_CHECK_CONFIG_FIELD_NUMBER),
+          ENDPOINT_TYPE
+              .findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HEALTH_CHECK_CONFIG_FIELD_NUMBER),
           io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HealthCheckConfig.parser(),
-          ENDPOINT_TYPE.findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDITIONAL_ADDRESSES_FIELD_NUMBER),
+          ENDPOINT_TYPE
+              .findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDITIONAL_ADDRESSES_FIELD_NUMBER),
           io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.parser(),
-          POLICY_TYPE.findFieldByNumber(ClusterLoadAssignment.Policy.ENDPOINT_STALE_AFTER_FIELD_NUMBER), Duration.parser());
+          POLICY_TYPE.findFieldByNumber(ClusterLoadAssignment.Policy.ENDPOINT_STALE_AFTER_FIELD_NUMBER), Duration
+              .parser());
 
   private final CodedInputStream in;
   private final int maxEndpoints;

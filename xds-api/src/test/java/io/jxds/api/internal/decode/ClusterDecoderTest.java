@@ -49,7 +49,8 @@ class ClusterDecoderTest {
   @Test
   void nonEdsTypeIsRejectedNamingTheType() {
     assertNack(cluster("payments").type(Cluster.DiscoveryType.STRICT_DNS).build(), "type must be EDS, got STRICT_DNS");
-    assertNack(cluster("payments").type(Cluster.DiscoveryType.LOGICAL_DNS).build(), "type must be EDS, got LOGICAL_DNS");
+    assertNack(cluster("payments").type(Cluster.DiscoveryType.LOGICAL_DNS).build(),
+        "type must be EDS, got LOGICAL_DNS");
     assertNack(cluster("payments").proto().clearType().build(), "type must be EDS, got unset (STATIC)");
     assertNack(cluster("payments").proto().setTypeValue(42).build(), "type must be EDS, got 42");
   }
@@ -77,7 +78,8 @@ class ClusterDecoderTest {
         cluster("payments").edsConfig(ConfigSource.newBuilder().setPath("/etc/eds.yaml").build()).build(),
         "eds_cluster_config.eds_config must be ads or self, got path");
     assertNack(
-        cluster("payments").edsConfig(ConfigSource.newBuilder().setApiConfigSource(ApiConfigSource.getDefaultInstance()).build()).build(),
+        cluster("payments").edsConfig(ConfigSource.newBuilder().setApiConfigSource(ApiConfigSource.getDefaultInstance())
+            .build()).build(),
         "eds_cluster_config.eds_config must be ads or self, got api_config_source");
     assertNack(
         cluster("payments").noEdsClusterConfig().build(),
@@ -98,8 +100,10 @@ class ClusterDecoderTest {
 
   @Test
   void legacyLbPolicyOtherThanRoundRobinIsRejectedNamingIt() {
-    assertNack(cluster("payments").lbPolicy(Cluster.LbPolicy.RING_HASH).build(), "lb_policy must be ROUND_ROBIN, got RING_HASH");
-    assertNack(cluster("payments").lbPolicy(Cluster.LbPolicy.LEAST_REQUEST).build(), "lb_policy must be ROUND_ROBIN, got LEAST_REQUEST");
+    assertNack(cluster("payments").lbPolicy(Cluster.LbPolicy.RING_HASH).build(),
+        "lb_policy must be ROUND_ROBIN, got RING_HASH");
+    assertNack(cluster("payments").lbPolicy(Cluster.LbPolicy.LEAST_REQUEST).build(),
+        "lb_policy must be ROUND_ROBIN, got LEAST_REQUEST");
   }
 
   @Test
@@ -172,7 +176,8 @@ class ClusterDecoderTest {
     assertThat(ClusterDecoder.decode(cluster("a").maxRequests(RoutingPriority.HIGH, 5).build()).maxConcurrentRequests())
         .isEqualTo(1024);
     Cluster unsetInDefault =
-        cluster("a").threshold(CircuitBreakers.Thresholds.newBuilder().setPriority(RoutingPriority.DEFAULT).build()).build();
+        cluster("a").threshold(CircuitBreakers.Thresholds.newBuilder().setPriority(RoutingPriority.DEFAULT).build())
+            .build();
     assertThat(ClusterDecoder.decode(unsetInDefault).maxConcurrentRequests()).isEqualTo(1024);
   }
 
@@ -193,14 +198,16 @@ class ClusterDecoderTest {
   @Test
   void transportSocketOtherThanTlsIsRejected() {
     assertNack(
-        cluster("a").transportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.raw_buffer").build()).build(),
+        cluster("a").transportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.raw_buffer").build())
+            .build(),
         "transport_socket.name must be envoy.transport_sockets.tls, got \"envoy.transport_sockets.raw_buffer\"");
   }
 
   @Test
   void tlsSocketWithoutUpstreamTlsContextIsRejected() {
     assertNack(
-        cluster("a").transportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.tls").build()).build(),
+        cluster("a").transportSocket(TransportSocket.newBuilder().setName("envoy.transport_sockets.tls").build())
+            .build(),
         "transport_socket.typed_config must be an UpstreamTlsContext, got unset");
     assertNack(
         cluster("a")
@@ -210,7 +217,8 @@ class ClusterDecoderTest {
                     .setTypedConfig(Any.pack(StringValue.of("x")))
                     .build())
             .build(),
-        "transport_socket.typed_config must be an UpstreamTlsContext, got \"type.googleapis.com/google.protobuf.StringValue\"");
+        "transport_socket.typed_config must be an UpstreamTlsContext, got "
+            + "\"type.googleapis.com/google.protobuf.StringValue\"");
     Cluster garbage =
         cluster("a")
             .transportSocket(
@@ -224,7 +232,8 @@ class ClusterDecoderTest {
             .build();
     assertThatThrownBy(() -> ClusterDecoder.decode(garbage))
         .isInstanceOf(XdsResourceException.class)
-        .hasMessageStartingWith("cluster \"a\": transport_socket.typed_config must be an UpstreamTlsContext, got bytes");
+        .hasMessageStartingWith("cluster \"a\": transport_socket.typed_config must be an UpstreamTlsContext, got "
+            + "bytes");
   }
 
   private static void assertNack(Cluster cluster, String expected) {

@@ -105,7 +105,7 @@ class DecoderFuzzTest {
     assertThat(rejected).as("rejected of %s", done).isPositive();
   }
 
-  /** One to three rounds of field and byte mutations of {@code seed}; reused by the wire decoder's differential fuzz. */
+  /** One to three rounds of field and byte mutations of {@code seed}; the wire decoder's fuzz reuses it. */
   static byte[] mutate(Message seed, RandomGenerator random) {
     int rounds = 1 + random.nextInt(3);
     Message message = seed;

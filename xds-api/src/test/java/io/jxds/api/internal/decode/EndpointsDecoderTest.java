@@ -92,20 +92,24 @@ class EndpointsDecoderTest {
             .locality("b", "", "", l -> l.priority(1).weight(0).endpoint("10.0.0.2", 80, HEALTHY))
             .locality("c", "", "", l -> l.priority(2).endpoint("10.0.0.3", 80, HEALTHY))
             .build();
-    assertNack(cla, "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to 2 without 1");
+    assertNack(cla,
+        "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to 2 "
+            + "without 1");
   }
 
   @Test
   void priorityGapIsRejectedNamingTheMissingPriority() {
     assertNack(
         endpoints("e").locality("a", "", "", l -> l.priority(1).endpoint("10.0.0.1", 80, HEALTHY)).build(),
-        "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to 1 without 0");
+        "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to 1 "
+            + "without 0");
     assertNack(
         endpoints("e")
             .locality("a", "", "", l -> l.priority(0))
             .locality("b", "", "", l -> l.priority(-1))
             .build(),
-        "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to 4294967295 without 1");
+        "endpoints[].priority must be contiguous from 0 (weight-0 localities do not count), got priorities up to "
+            + "4294967295 without 1");
   }
 
   @Test
@@ -179,10 +183,12 @@ class EndpointsDecoderTest {
   void hostnameIsRejected() {
     assertNack(
         one(l -> l.endpoint("backend.example.com", 80, HEALTHY)),
-        "endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address must be an IP literal, got \"backend.example.com\"");
+        "endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address must be an IP literal, got "
+            + "\"backend.example.com\"");
     assertNack(
         one(l -> l.endpoint("localhost", 80, HEALTHY)),
-        "endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address must be an IP literal, got \"localhost\"");
+        "endpoints[0].lb_endpoints[0].endpoint.address.socket_address.address must be an IP literal, got "
+            + "\"localhost\"");
   }
 
   @Test
@@ -198,7 +204,8 @@ class EndpointsDecoderTest {
   @Test
   void namedPortIsRejected() {
     Address named =
-        Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0.1").setNamedPort("http")).build();
+        Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0.1").setNamedPort("http"))
+            .build();
     assertNack(
         one(l -> l.endpointAddress(named)),
         "endpoints[0].lb_endpoints[0].endpoint.address.socket_address.port_value must be set, got named_port \"http\"");
@@ -233,12 +240,14 @@ class EndpointsDecoderTest {
     assertNack(
         endpoints("e")
             .locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
-            .locality("b", "", "", l -> l.priority(1).endpoint("10.0.0.2", 80, HEALTHY).endpoint("10.0.0.1", 80, DRAINING))
+            .locality("b", "", "", l -> l.priority(1).endpoint("10.0.0.2", 80, HEALTHY).endpoint("10.0.0.1", 80,
+                DRAINING))
             .build(),
         "endpoints[1].lb_endpoints[1].endpoint.address must be unique in the assignment, got 10.0.0.1:80 again");
     assertNack(
         one(l -> l.endpoint("::1", 80, HEALTHY).endpoint("0:0:0:0:0:0:0:1", 80, HEALTHY)),
-        "endpoints[0].lb_endpoints[1].endpoint.address must be unique in the assignment, got [0:0:0:0:0:0:0:1]:80 again");
+        "endpoints[0].lb_endpoints[1].endpoint.address must be unique in the assignment, got [0:0:0:0:0:0:0:1]:80 "
+            + "again");
   }
 
   @Test
@@ -259,7 +268,8 @@ class EndpointsDecoderTest {
         });
     assertNack(
         cla,
-        "endpoints[0].lb_endpoints[2000].endpoint.address must be unique in the assignment, got [2001:db8:0:0:0:0:0:7cf]:8080 again");
+        "endpoints[0].lb_endpoints[2000].endpoint.address must be unique in the assignment, got "
+            + "[2001:db8:0:0:0:0:0:7cf]:8080 again");
   }
 
   @Test
@@ -272,7 +282,8 @@ class EndpointsDecoderTest {
   @Test
   void endpointWeightUnsetOrZeroIsOne() throws Exception {
     ClusterLoadAssignment cla =
-        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 0).endpoint("10.0.0.3", 80, HEALTHY, MAX - 2));
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 0).endpoint("10.0.0.3", 80,
+            HEALTHY, MAX - 2));
     assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::weight)
         .containsExactly(1L, 1L, MAX - 2);
@@ -335,7 +346,8 @@ class EndpointsDecoderTest {
   @Test
   void unknownDropDenominatorIsRejected() {
     assertNack(
-        endpoints("e").drop("lb", FractionalPercent.newBuilder().setNumerator(1).setDenominatorValue(9).build()).build(),
+        endpoints("e").drop("lb", FractionalPercent.newBuilder().setNumerator(1).setDenominatorValue(9).build())
+            .build(),
         "policy.drop_overloads[0].drop_percentage.denominator must be HUNDRED, TEN_THOUSAND or MILLION, got 9");
   }
 

@@ -161,7 +161,8 @@ class WireDecoderDifferentialFuzzTest {
             .build();
     UnknownFieldSet extra =
         UnknownFieldSet.newBuilder()
-            .addField(99, UnknownFieldSet.Field.newBuilder().addVarint(7).addLengthDelimited(ByteString.copyFromUtf8("x")).build())
+            .addField(99, UnknownFieldSet.Field.newBuilder().addVarint(7).addLengthDelimited(ByteString
+                .copyFromUtf8("x")).build())
             .build();
     unknownFields =
         unknownFields.toBuilder()
@@ -180,8 +181,10 @@ class WireDecoderDifferentialFuzzTest {
             .overprovisioningFactor(150)
             .build(),
         XdsResources.endpoints("three-priorities")
-            .locality("r", "z0", "", l -> l.priority(0).weight(1).endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, UNHEALTHY, 0))
-            .locality("r", "z1", "", l -> l.priority(1).weight(0xFFFF_FFFFL).endpoint("10.0.1.1", 80, DEGRADED, 0xFFFF_FFFEL))
+            .locality("r", "z0", "", l -> l.priority(0).weight(1).endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2",
+                80, UNHEALTHY, 0))
+            .locality("r", "z1", "", l -> l.priority(1).weight(0xFFFF_FFFFL).endpoint("10.0.1.1", 80, DEGRADED,
+                0xFFFF_FFFEL))
             .locality("r", "z2", "", l -> l.noWeight().endpoint("10.0.0.1", 80, HEALTHY))
             .locality("r", "z3", "", l -> l.priority(2).weight(4).endpoint("fe80::1", 65535, HEALTHY))
             .drop("a", 5, FractionalPercent.DenominatorType.TEN_THOUSAND)

@@ -31,7 +31,8 @@ class WireEndpointsDecoderTest {
       b.locality("r", "z" + l, "", spec -> {
         spec.priority(locality % 3).weight(1 + locality);
         for (int e = 0; e < 50; e++) {
-          spec.endpoint(e % 5 == 0 ? "2001:db8:" + locality + "::" + (e + 1) : "10." + locality + ".0." + (e + 1), 8080, HEALTHY, e % 4);
+          spec.endpoint(e % 5 == 0 ? "2001:db8:" + locality + "::" + (e + 1) : "10." + locality + ".0." + (e + 1), 8080,
+              HEALTHY, e % 4);
         }
       });
     }
@@ -41,8 +42,10 @@ class WireEndpointsDecoderTest {
   @Test
   void concatenatedAssignmentsReadAsProtobufMergesThem() throws Exception {
     // Without policies there is nothing to merge: the last name wins and localities append.
-    ClusterLoadAssignment a = endpoints("first").locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).build();
-    ClusterLoadAssignment b = endpoints("second").locality("b", "", "", l -> l.endpoint("10.0.0.2", 80, HEALTHY)).build();
+    ClusterLoadAssignment a = endpoints("first").locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+        .build();
+    ClusterLoadAssignment b = endpoints("second").locality("b", "", "", l -> l.endpoint("10.0.0.2", 80, HEALTHY))
+        .build();
     ByteString both = a.toByteString().concat(b.toByteString());
     EndpointsUpdate update = EndpointsDecoder.decodeInOnePass(both).orElseThrow();
     assertThat(update).isEqualTo(EndpointsDecoder.decode(ClusterLoadAssignment.parseFrom(both)));
@@ -66,14 +69,16 @@ class WireEndpointsDecoderTest {
   void unknownFieldsAreSkipped() throws Exception {
     UnknownFieldSet extra =
         UnknownFieldSet.newBuilder()
-            .addField(1000, UnknownFieldSet.Field.newBuilder().addFixed64(5).addLengthDelimited(ByteString.copyFromUtf8("?")).build())
+            .addField(1000, UnknownFieldSet.Field.newBuilder().addFixed64(5).addLengthDelimited(ByteString
+                .copyFromUtf8("?")).build())
             .build();
     ClusterLoadAssignment cla = endpoints("e").locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).build();
     LocalityLbEndpoints entry = cla.getEndpoints(0);
     LbEndpoint lb = entry.getLbEndpoints(0);
     cla = cla.toBuilder()
         .setUnknownFields(extra)
-        .setEndpoints(0, entry.toBuilder().setUnknownFields(extra).setLbEndpoints(0, lb.toBuilder().setUnknownFields(extra)
+        .setEndpoints(0, entry.toBuilder().setUnknownFields(extra).setLbEndpoints(0, lb.toBuilder()
+            .setUnknownFields(extra)
             .setEndpoint(lb.getEndpoint().toBuilder().setUnknownFields(extra))))
         .build();
     assertOnePass(cla);
@@ -97,7 +102,8 @@ class WireEndpointsDecoderTest {
     // endpoint_name shares a oneof with endpoint; resolver_name is a rule; both are strings.
     LbEndpoint plain =
         LbEndpoint.newBuilder()
-            .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1", 80)))
+            .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1",
+                80)))
             .build();
     ByteString bytes =
         endpoints("e").locality("a", "", "", l -> l.lbEndpoint(plain)).build().toByteString();
@@ -121,7 +127,8 @@ class WireEndpointsDecoderTest {
     for (int levels = 25; levels <= 40; levels++) {
       LbEndpoint lb =
           LbEndpoint.newBuilder()
-              .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1", 80)))
+              .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder().setAddress(socket("10.0.0.1",
+                  80)))
               .setMetadata(Metadata.newBuilder().putFilterMetadata("deep", struct(levels)))
               .build();
       ByteString bytes = endpoints("e").locality("a", "", "", l -> l.lbEndpoint(lb)).build().toByteString();
@@ -197,7 +204,8 @@ class WireEndpointsDecoderTest {
   @Test
   void rejectionsCarryTheTreeDecodersMessage() {
     ClusterLoadAssignment cla =
-        endpoints("e").locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.1", 80, HEALTHY)).build();
+        endpoints("e").locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.1", 80, HEALTHY))
+            .build();
     assertThat(EndpointsDecoder.decodeInOnePass(cla.toByteString())).isEmpty();
     assertThatThrownBy(() -> EndpointsDecoder.decode(cla.toByteString()))
         .hasMessage("ClusterLoadAssignment \"e\": endpoints[0].lb_endpoints[1].endpoint.address must be unique in the "

@@ -184,7 +184,8 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void fail(String description) {
-    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(description)));
+    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
+        .withDescription(description)));
   }
 
   private void closePriorities() {

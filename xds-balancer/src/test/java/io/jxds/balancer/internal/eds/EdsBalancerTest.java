@@ -42,7 +42,8 @@ class EdsBalancerTest {
     push("payments-eds", update(
         locality("a", 0, 1, endpoint(1), endpoint(2, HealthStatus.UNHEALTHY), endpoint(3, HealthStatus.UNKNOWN))));
 
-    assertThat(helper.subchannels).extracting(FakeSubchannel::address).containsExactlyInAnyOrder(address(1), address(3));
+    assertThat(helper.subchannels).extracting(FakeSubchannel::address).containsExactlyInAnyOrder(address(1),
+        address(3));
     helper.subchannel(address(1)).setState(ConnectivityState.READY);
     assertThat(helper.state()).isEqualTo(ConnectivityState.READY);
     assertThat(helper.pick().getSubchannel()).isSameAs(helper.subchannel(address(1)));
@@ -103,7 +104,8 @@ class EdsBalancerTest {
   void errorBeforeDataFailsWithIt() {
     accept(config("eds", 1024));
 
-    xds.activeWatch(ResourceTypes.ENDPOINTS, "eds").error(Status.UNAVAILABLE.withDescription("stream failed; node id n"));
+    xds.activeWatch(ResourceTypes.ENDPOINTS, "eds").error(Status.UNAVAILABLE
+        .withDescription("stream failed; node id n"));
 
     assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     assertThat(helper.pick().getStatus().getDescription()).isEqualTo("stream failed; node id n");
@@ -152,7 +154,8 @@ class EdsBalancerTest {
 
     PickResult refused = helper.pick();
     assertThat(refused.isDrop()).isTrue();
-    assertThat(refused.getStatus().getDescription()).isEqualTo("cluster " + cluster + ": max concurrent requests 0 exceeded");
+    assertThat(refused.getStatus().getDescription())
+        .isEqualTo("cluster " + cluster + ": max concurrent requests 0 exceeded");
     assertThat(helper.subchannels).hasSize(created);
   }
 

@@ -85,7 +85,8 @@ public final class ResourceCache {
   }
 
   /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
-  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action,
+      CallbackTracker tracker) {
     void deliver() {
       registration.deliver(action, tracker);
     }
@@ -205,7 +206,8 @@ public final class ResourceCache {
     typeCache.unsubscribe(entry);
     if (entry.deletionIgnored) {
       entry.deletionIgnored = false;
-      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(), entry.name);
+      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
+          entry.name);
     }
     boolean held = !typeCache.hasSubscriptions();
     if (held) {
@@ -226,7 +228,8 @@ public final class ResourceCache {
               cacheRetention.toNanos(),
               TimeUnit.NANOSECONDS,
               scheduler);
-      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name, cacheRetention);
+      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
+          cacheRetention);
     } else if (!held) {
       typeCache.remove(entry);
       log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
@@ -313,7 +316,8 @@ public final class ResourceCache {
       // Watched again with a retained value that no response has confirmed yet: the window in
       // which a response may predate the request is over, and a state-of-the-world response
       // that lacks the name now counts as its deletion. The value stays until one does.
-      log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(), entry.name, resourceTimeout);
+      log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(),
+          entry.name, resourceTimeout);
       return;
     }
     String why = "not received within " + resourceTimeout;
@@ -347,7 +351,8 @@ public final class ResourceCache {
    * data keep it and hear nothing. Watchers added before the next response hear it too.
    */
   public void onStreamFailure(String what, Status cause) {
-    String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause.getDescription());
+    String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
+        .getDescription());
     connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {

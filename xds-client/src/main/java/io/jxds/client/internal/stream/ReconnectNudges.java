@@ -13,9 +13,9 @@ import java.util.random.RandomGenerator;
  * plane back after 1.1 s would be found only at about 2.6 s. From the first failed attempt this
  * asks the transport to retry at once ({@link AdsTransport#reconnectNow()}) 0.25, 0.65, 1.29 and
  * 2.31 s later (steps of 0.25 s ×1.6, ±20 %): at most {@value #PER_OUTAGE} extra attempts, in the
- * outage's first seconds, where a restarting control plane comes back. After that the channel's backoff alone paces the attempts against a dead
- * server. A stream that gets a response ends the outage. Runs on the client's {@link
- * SynchronizationContext}.
+ * outage's first seconds, where a restarting control plane comes back. After that the channel's
+ * backoff alone paces the attempts against a dead server. A stream that gets a response ends the
+ * outage. Runs on the client's {@link SynchronizationContext}.
  */
 final class ReconnectNudges {
   static final long INITIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);

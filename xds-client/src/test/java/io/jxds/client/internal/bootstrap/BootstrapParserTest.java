@@ -39,7 +39,8 @@ class BootstrapParserTest {
             {
               "xds_servers": [{
                 "server_uri": "xds.example.com:443",
-                "channel_creds": [{"type": "google_default"}, {"type": "tls", "config": {"ca_certificate_file": "CA_FILE"}}],
+                "channel_creds": [{"type": "google_default"}, {"type": "tls",
+                    "config": {"ca_certificate_file": "CA_FILE"}}],
                 "server_features": ["xds_v3", "ignore_resource_deletion"]
               }, {
                 "server_uri": "backup:18000",
@@ -58,7 +59,8 @@ class BootstrapParserTest {
     ServerInfo first = b.server();
     assertThat(first.serverUri()).isEqualTo("xds.example.com:443");
     assertThat(first.channelCredentials())
-        .isEqualTo(new ChannelCredentialsSpec("tls", Optional.of(caFile.toString()), Optional.empty(), Optional.empty()));
+        .isEqualTo(new ChannelCredentialsSpec("tls", Optional.of(caFile.toString()), Optional.empty(), Optional
+            .empty()));
     assertThat(first.ignoreResourceDeletion()).isTrue();
     assertThat(b.servers()).hasSize(2);
     assertThat(b.servers().get(1).ignoreResourceDeletion()).isFalse();
@@ -106,7 +108,8 @@ class BootstrapParserTest {
             () -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"google_default\"}]}")))
         .isInstanceOf(BootstrapException.class)
         .hasMessage(
-            "test: xds_servers[0].channel_creds no supported type (jxds supports insecure and tls), got [google_default]");
+            "test: xds_servers[0].channel_creds no supported type (jxds supports insecure and tls), got "
+                + "[google_default]");
   }
 
   @Test
@@ -133,7 +136,8 @@ class BootstrapParserTest {
     // The balancer's config rejects these; the bootstrap must not read them differently.
     String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
     for (String text : new String[] {"1.s", "1e3s", " 2s", "+2s"}) {
-      assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"" + text + "\"}}"))
+      String json = "{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"" + text + "\"}}";
+      assertThatThrownBy(() -> parse(json))
           .as(text)
           .isInstanceOf(BootstrapException.class)
           .hasMessageContaining("jxds.resource_timeout");
@@ -143,7 +147,8 @@ class BootstrapParserTest {
   @Test
   void keyIsServersAndNodeOnly() throws Exception {
     String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
-    Bootstrap a = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"},\"jxds\":{\"resource_timeout\":\"2s\"}}");
+    Bootstrap a =
+        parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"},\"jxds\":{\"resource_timeout\":\"2s\"}}");
     Bootstrap b = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"}}");
     Bootstrap c = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"y\"}}");
     assertThat(a.key()).isEqualTo(b.key());
