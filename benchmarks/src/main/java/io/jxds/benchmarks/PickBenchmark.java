@@ -1,6 +1,5 @@
 package io.jxds.benchmarks;
 
-import io.grpc.CallOptions;
 import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
@@ -9,8 +8,6 @@ import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
@@ -40,22 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class PickBenchmark {
-  static final PickSubchannelArgs ARGS = new PickSubchannelArgs() {
-    @Override
-    public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT;
-    }
-
-    @Override
-    public Metadata getHeaders() {
-      return new Metadata();
-    }
-
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
-      return null;
-    }
-  };
+  static final PickSubchannelArgs ARGS = FakeLbHelper.ARGS;
 
   SubchannelPicker jxdsPicker;
   SubchannelPicker roundRobinPicker;
