@@ -281,23 +281,7 @@ class XdsClusterEndToEndTest {
     Backend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
-    Map<String, ?> serviceConfig = Map.of("loadBalancingConfig",
-        List.of(Map.of("xds_cluster", Map.of("cluster", "payments", "failoverTimeout", "2s"))));
     // The DNS resolver's address for this target is ignored: the control plane decides.
-    ManagedChannel channel = track(Grpc.newChannelBuilder("dns:///127.0.0.1:9", InsecureChannelCredentials.create())
-        .defaultServiceConfig(serviceConfig)
-        .disableServiceConfigLookUp()
-        .build());
-
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-  }
-
-  @Test
-  void serviceConfigHelperRoutesAChannelOnItsOwnTarget() throws Exception {
-    Backend a = backends.start("a");
-    ads.setClusters(XdsResources.cluster("payments").build());
-    ads.setEndpoints(oneEndpoint(a).build());
-    // Nothing listens on port 9: every call that succeeds went where the control plane said.
     ManagedChannel channel = track(Grpc.newChannelBuilder("dns:///127.0.0.1:9", InsecureChannelCredentials.create())
         .defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments"))
         .disableServiceConfigLookUp()
