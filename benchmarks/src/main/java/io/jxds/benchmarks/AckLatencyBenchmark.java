@@ -5,9 +5,10 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.jxds.api.ResourceTypes;
-import io.jxds.api.decode.XdsResourceException;
-import io.jxds.balancer.endpoints.EdsBalancer;
-import io.jxds.client.InMemoryAdsFeed;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.balancer.internal.eds.EdsBalancer;
+import io.jxds.testing.FakeLbHelper;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>As in a channel: a real {@code DefaultXdsClient} (through {@link InMemoryAdsFeed}, no
  * network) whose responses arrive on one "transport" thread, as gRPC delivers them, and whose
  * endpoints watcher is a real {@link EdsBalancer} (priority, locality and endpoint layers, a
- * {@link BenchHelper#readyOnStart()} channel stand-in) registered with the helper's
+ * {@link FakeLbHelper#readyOnStart()} channel stand-in) registered with the helper's
  * SynchronizationContext, which runs the callback inline on that thread. Two responses (every
  * endpoint's weight changes) alternate so every update is a real change.
  *
@@ -67,7 +68,7 @@ public class AckLatencyBenchmark {
   public int endpoints;
 
   ExecutorService transport;
-  BenchHelper helper;
+  FakeLbHelper helper;
   InMemoryAdsFeed feed;
   EdsBalancer balancer;
   byte[][] responses;
@@ -85,7 +86,7 @@ public class AckLatencyBenchmark {
       t.setDaemon(true);
       return t;
     });
-    helper = BenchHelper.readyOnStart();
+    helper = FakeLbHelper.forBenchmarks(true);
     feed = new InMemoryAdsFeed();
     balancer = EdsUpdateBenchmark.startBalancer(helper, feed);
     feed.ready();
@@ -128,7 +129,7 @@ public class AckLatencyBenchmark {
     DiscoveryResponse response = DiscoveryResponse.parseFrom(responses[next++ & 1]);
     long sum = 0;
     for (Any any : response.getResourcesList()) {
-      sum += ResourceTypes.ENDPOINTS.unpack(any).decode().localities().size();
+      sum += ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, any).decode().localities().size();
     }
     return sum;
   }

@@ -9,8 +9,9 @@ import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.jxds.api.ResourceTypes;
-import io.jxds.api.decode.EndpointsDecoder;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.decode.EndpointsDecoder;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.XdsResources;
@@ -28,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Decoding a large ClusterLoadAssignment (10 000 endpoints in 100 localities over 3 priorities)
- * against protobuf's bare {@code parseFrom} of the same bytes, in the same run. Issue 2's target:
+ * against protobuf's bare {@code parseFrom} of the same bytes, in the same run. The target (README, "Benchmarks"):
  * {@link #decode} (parse + validate + model, here read from the bytes in one pass) takes at most
  * 1.5× {@link #parse}; {@link #decodeTree} is the former way, parse then walk the tree.
  *
@@ -103,7 +104,7 @@ public class DecodeBenchmark {
   /** What the client does per resource: parse the Any, check its type URL, unpack, decode. */
   @Benchmark
   public EndpointsUpdate unpackAndDecode() throws InvalidProtocolBufferException, XdsResourceException {
-    return ResourceTypes.ENDPOINTS.unpack(Any.parseFrom(anyBytes)).decode();
+    return ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, Any.parseFrom(anyBytes)).decode();
   }
 
   /**

@@ -2,8 +2,8 @@ package io.jxds.benchmarks;
 
 import com.google.protobuf.UnsafeByteOperations;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.jxds.api.decode.EndpointsDecoder;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.decode.EndpointsDecoder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;

@@ -7,10 +7,10 @@ import io.grpc.LoadBalancer.ResolvedAddresses;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Status;
 import io.jxds.api.ResourceTypes;
-import io.jxds.balancer.endpoints.EdsBalancer;
-import io.jxds.balancer.endpoints.EdsConfig;
-import io.jxds.client.InMemoryAdsFeed;
+import io.jxds.balancer.internal.eds.EdsBalancer;
+import io.jxds.balancer.internal.eds.EdsConfig;
 import io.jxds.testing.EndpointsBuilder;
+import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue 6, "Performance": the time from an EDS {@code DiscoveryResponse} reaching the client to
+ * README, "Benchmarks": the time from an EDS {@code DiscoveryResponse} reaching the client to
  * the new picker being handed to the channel ({@code Helper.updateBalancingState}), on real parts
  * only:
  *
@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>a real {@link EdsBalancer} (so {@code PriorityBalancer}, {@code LocalityBalancer},
  *       {@code EndpointBalancer} and {@code ClusterRequestPicker}), whose endpoints watcher runs on
  *       the helper's SynchronizationContext, which drains on the calling thread;
- *   <li>a {@link BenchHelper#readyOnStart()} channel stand-in: a new subchannel reports READY right
+ *   <li>a {@link FakeLbHelper#readyOnStart()} channel stand-in: a new subchannel reports READY right
  *       after it is started, so an invocation ends with the picker that serves every endpoint of
  *       the new assignment.
  * </ul>
@@ -82,7 +82,7 @@ public class EdsUpdateBenchmark {
   @Param({"weights", "halfReplaced"})
   public String change;
 
-  BenchHelper helper;
+  FakeLbHelper helper;
   InMemoryAdsFeed feed;
   EdsBalancer balancer;
   DiscoveryResponse[] responses;
@@ -91,7 +91,7 @@ public class EdsUpdateBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     responses = new DiscoveryResponse[] {response(0), response(1)};
-    helper = BenchHelper.readyOnStart();
+    helper = FakeLbHelper.forBenchmarks(true);
     feed = new InMemoryAdsFeed();
     balancer = startBalancer(helper, feed);
     feed.ready();
@@ -104,7 +104,7 @@ public class EdsUpdateBenchmark {
   }
 
   /** A real EdsBalancer on {@code helper}, watching {@value #EDS_SERVICE} through {@code feed}'s client. */
-  static EdsBalancer startBalancer(BenchHelper helper, InMemoryAdsFeed feed) {
+  static EdsBalancer startBalancer(FakeLbHelper helper, InMemoryAdsFeed feed) {
     EdsBalancer balancer = new EdsBalancer(helper, feed.client(), TestRandom.seeded(1), TestRandom.seeded(2));
     EdsConfig config = new EdsConfig(CLUSTER, EDS_SERVICE, 1024, Duration.ofSeconds(10), Duration.ofMinutes(15));
     helper.run(() -> {

@@ -3,7 +3,6 @@ package io.jxds.benchmarks;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
 import io.jxds.api.ResourceWatcher;
-import io.jxds.client.InMemoryAdsFeed;
 
 /**
  * Heap retained by the client's cache, per cached cluster and per cached endpoint: used heap after

@@ -1,6 +1,6 @@
 package io.jxds.benchmarks;
 
-import io.grpc.CallOptions;
+import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.LoadBalancer.PickResult;
@@ -8,10 +8,8 @@ import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
-import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
-import io.grpc.ConnectivityState;
-import io.jxds.balancer.priority.PriorityBalancer;
+import io.jxds.balancer.internal.priority.PriorityBalancer;
+import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,22 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class PickBenchmark {
-  static final PickSubchannelArgs ARGS = new PickSubchannelArgs() {
-    @Override
-    public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT;
-    }
-
-    @Override
-    public Metadata getHeaders() {
-      return new Metadata();
-    }
-
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
-      return null;
-    }
-  };
+  static final PickSubchannelArgs ARGS = FakeLbHelper.ARGS;
 
   SubchannelPicker jxdsPicker;
   SubchannelPicker roundRobinPicker;
@@ -67,7 +50,7 @@ public class PickBenchmark {
 
   /** priority → locality → endpoint, every endpoint READY, weights 1..100. */
   static SubchannelPicker jxdsChain(int localities, int endpointsPerLocality) {
-    BenchHelper helper = new BenchHelper();
+    FakeLbHelper helper = FakeLbHelper.forBenchmarks(false);
     PriorityBalancer balancer = new PriorityBalancer(helper, TestRandom.seeded(1));
     helper.run(() -> balancer.acceptConfig(
         BenchConfigs.priority(localities, endpointsPerLocality, 100, TestRandom.seeded(2))));
@@ -81,7 +64,7 @@ public class PickBenchmark {
   /** grpc-java's round_robin from the default registry, every subchannel READY. */
   static SubchannelPicker grpcRoundRobin(int subchannels) {
     LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider("round_robin");
-    BenchHelper helper = new BenchHelper();
+    FakeLbHelper helper = FakeLbHelper.forBenchmarks(false);
     LoadBalancer balancer = provider.newLoadBalancer(helper);
     List<EquivalentAddressGroup> addresses = new ArrayList<>();
     for (int i = 0; i < subchannels; i++) {

@@ -1,8 +1,9 @@
 package io.jxds.benchmarks;
 
 import io.grpc.ConnectivityState;
-import io.jxds.balancer.priority.PriorityBalancer;
-import io.jxds.balancer.priority.PriorityConfig;
+import io.jxds.balancer.internal.priority.PriorityBalancer;
+import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,7 +38,7 @@ public class PickerRebuildBenchmark {
   @Param({"100", "4000000000"})
   public long maxWeight;
 
-  BenchHelper helper;
+  FakeLbHelper helper;
   PriorityBalancer balancer;
   PriorityConfig[] configs;
   int next;
@@ -47,7 +48,7 @@ public class PickerRebuildBenchmark {
     String[] parts = layout.split("x");
     int localities = Integer.parseInt(parts[0]);
     int endpoints = Integer.parseInt(parts[1]);
-    helper = new BenchHelper();
+    helper = FakeLbHelper.forBenchmarks(false);
     balancer = new PriorityBalancer(helper, TestRandom.seeded(1));
     configs = new PriorityConfig[] {
         BenchConfigs.priority(localities, endpoints, maxWeight, TestRandom.seeded(2)),

@@ -44,7 +44,8 @@ final class ResponseData {
           loc -> {
             loc.weight(10);
             for (int i = first; i < last; i++) {
-              loc.endpoint("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255), port, HealthStatus.HEALTHY);
+              loc.endpoint("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255), port,
+                  HealthStatus.HEALTHY);
             }
           });
     }

@@ -23,7 +23,8 @@ public final class ResponseHandlingCpuRatio {
       int median = handle.length / 2;
       return String.format(
           "%s p10:    handle %6.0f us, parseFrom+unpack %6.0f us (ratio %.2f), parseFrom+parse %6.0f us (ratio %.2f)%n"
-              + "%s median: handle %6.0f us, parseFrom+unpack %6.0f us (ratio %.2f), parseFrom+parse %6.0f us (ratio %.2f)",
+              + "%s median: handle %6.0f us, parseFrom+unpack %6.0f us (ratio %.2f), parseFrom+parse %6.0f us (ratio "
+                  + "%.2f)",
           what, handle[p10] / 1e3, unpack[p10] / 1e3, (double) handle[p10] / unpack[p10], parse[p10] / 1e3,
           (double) handle[p10] / parse[p10],
           what, handle[median] / 1e3, unpack[median] / 1e3, (double) handle[median] / unpack[median],

@@ -2,7 +2,7 @@ package io.jxds.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jxds.api.decode.EndpointsDecoder;
+import io.jxds.api.internal.decode.EndpointsDecoder;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.Locality;
 import org.junit.jupiter.api.Test;

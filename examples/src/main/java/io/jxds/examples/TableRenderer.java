@@ -41,7 +41,8 @@ final class TableRenderer {
     StringBuilder row = new StringBuilder(String.format("%3ds %4s", elapsedSeconds, clip(step, 4)));
     boolean any = shares.window().answeredTotal() > 0;
     for (LocalityInfo l : shown(shares.topology())) {
-      StringBuilder cell = new StringBuilder(any ? String.format("%4d", Math.round(shares.locality(l.label()))) : "   -");
+      StringBuilder cell = new StringBuilder(any ? String.format("%4d", Math.round(shares.locality(l
+          .label()))) : "   -");
       for (EndpointInfo e : firstTwo(l)) {
         cell.append(any ? String.format("%4d", Math.round(shares.endpoint(e.label()))) : "   -");
       }

@@ -43,7 +43,9 @@ class ControlPlaneAuthorExampleTest {
   private static <T> ResourceWatcher<T> completing(CompletableFuture<T> future) {
     return new ResourceWatcher<>() {
       @Override public void onUpdate(T value) { future.complete(value); }
-      @Override public void onResourceDoesNotExist(String name) { future.completeExceptionally(new AssertionError(name)); }
+      @Override public void onResourceDoesNotExist(String name) {
+        future.completeExceptionally(new AssertionError(name));
+      }
       @Override public void onError(Status error) { future.completeExceptionally(error.asException()); }
     };
   }

@@ -32,7 +32,8 @@ class ExternalDemoTest {
       List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
       assertThat(lines).anySatisfy(l -> assertThat(l).contains("p0 west-1").contains("p0 west-2"));
       // Rows once traffic flows: 75 % to west-1, 25 % to west-2, nothing failed.
-      assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
+      assertThat(lines).anySatisfy(l -> assertThat(l)
+          .matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
       assertThat(System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY)).isNull();
     } finally {
       ads.stop();

@@ -42,7 +42,8 @@ class TableRendererTest {
   void noAnsweredRpcsShowDashesNotZeroes() {
     TrafficStats.Window w = new TrafficStats.Window(1.0, Map.of(), 1500, 0);
 
-    assertThat(renderer.row(5, "7", new Shares(TOPOLOGY, w))).startsWith("  5s    7   -   -   -").endsWith("1500 100.0   0.0");
+    assertThat(renderer.row(5, "7", new Shares(TOPOLOGY, w))).startsWith("  5s    7   -   -   -")
+        .endsWith("1500 100.0   0.0");
   }
 
   @Test

@@ -116,7 +116,8 @@ final class FakeControlPlane implements SoakControlPlane {
   private void recycleLoop() {
     long lastClosed = 0;
     while (recycler == Thread.currentThread()) {
-      long answered = Math.max(answeredOn(FakeAdsServer.CLUSTER_TYPE_URL), answeredOn(FakeAdsServer.ENDPOINTS_TYPE_URL));
+      long answered = Math.max(answeredOn(FakeAdsServer.CLUSTER_TYPE_URL),
+          answeredOn(FakeAdsServer.ENDPOINTS_TYPE_URL));
       if (answered > lastClosed) {
         server.breakStreams(Status.OK);
         lastClosed = answered;
@@ -163,7 +164,8 @@ final class FakeControlPlane implements SoakControlPlane {
   synchronized void sendBad(ClusterModel c, boolean cds, IntUnaryOperator ports) {
     DiscoveryResponse.Builder response = DiscoveryResponse.newBuilder().setNonce("soak-bad-" + (++badNonce));
     if (cds) {
-      response.setTypeUrl(FakeAdsServer.CLUSTER_TYPE_URL).setVersionInfo(server.version(FakeAdsServer.CLUSTER_TYPE_URL));
+      response.setTypeUrl(FakeAdsServer.CLUSTER_TYPE_URL).setVersionInfo(server
+          .version(FakeAdsServer.CLUSTER_TYPE_URL));
       for (Map.Entry<String, Message> e : clusters.entrySet()) {
         Message m = e.getKey().equals(c.name)
             ? XdsResources.cluster(c.name).edsServiceName(c.edsName()).type(Cluster.DiscoveryType.STATIC).build()

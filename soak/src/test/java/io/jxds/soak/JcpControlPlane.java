@@ -154,7 +154,8 @@ final class JcpControlPlane implements SoakControlPlane {
       opened.incrementAndGet();
       live.add(stream);
       ServerCall<ReqT, RespT> wrapped = (ServerCall<ReqT, RespT>) (ServerCall<?, ?>) stream;
-      return new ForwardingServerCallListener.SimpleForwardingServerCallListener<ReqT>(next.startCall(wrapped, headers)) {
+      return new ForwardingServerCallListener.SimpleForwardingServerCallListener<ReqT>(next.startCall(wrapped,
+          headers)) {
         @Override
         public void onComplete() {
           live.remove(stream);

@@ -65,7 +65,8 @@ final class RpcLoad implements AutoCloseable {
     long start = System.nanoTime();
     ch.inFlight.incrementAndGet();
     ClientCalls.asyncUnaryCall(
-        ch.channel.newCall(SoakBackends.WHO, CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MILLIS, TimeUnit.MILLISECONDS)),
+        ch.channel.newCall(SoakBackends.WHO, CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MILLIS,
+            TimeUnit.MILLISECONDS)),
         EMPTY,
         new StreamObserver<>() {
           private int backend = -1;

@@ -7,7 +7,8 @@ import io.grpc.Status;
  *
  * @param backend the backend index that answered, or -1 if the RPC failed
  */
-record RpcResult(SoakChannel channel, long startNanos, long endNanos, int backend, Status.Code code, String description) {
+record RpcResult(SoakChannel channel, long startNanos, long endNanos, int backend, Status.Code code,
+    String description) {
   static final String DROP_TEXT = "dropped by load balancer";
 
   boolean ok() {
@@ -18,7 +19,10 @@ record RpcResult(SoakChannel channel, long startNanos, long endNanos, int backen
     return code == Status.Code.UNAVAILABLE && description.startsWith(DROP_TEXT);
   }
 
-  /** A failure's cause with numbers and names folded, for the report: {@code UNAVAILABLE: cluster c# has no usable endpoints}. */
+  /**
+   * A failure's cause with numbers and names folded, for the report:
+   * {@code UNAVAILABLE: cluster c# has no usable endpoints}.
+   */
   String cause() {
     String d = description.replaceAll("[0-9]+", "#");
     int detail = d.indexOf("; last error");

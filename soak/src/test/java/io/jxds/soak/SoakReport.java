@@ -59,7 +59,8 @@ final class SoakReport {
   String render(SoakConfig config, long setupEndMillis) {
     long q = Math.max(0, elapsedMillis - setupEndMillis) / 4;
     StringBuilder s = new StringBuilder();
-    s.append(String.format("soak %s seed %d: %d operations in %.1f s, %d control-plane restarts, %d ADS streams opened%n",
+    s.append(String
+        .format("soak %s seed %d: %d operations in %.1f s, %d control-plane restarts, %d ADS streams opened%n",
         config.mode(), config.seed(), ops, elapsedMillis / 1000.0, controlPlaneRestarts, streamsOpened));
     s.append("  operations: ").append(opsByKind).append('\n');
     long failed = rpcs.sum() - succeeded.sum() - dropped.sum();
@@ -70,13 +71,16 @@ final class SoakReport {
         percentile(convergeMillis, 0.5), percentile(convergeMillis, 0.99), percentile(convergeMillis, 1.0),
         convergeMillis.size()));
     if (!heapBytes.isEmpty()) {
-      s.append(String.format("  heap used after GC: start %.1f MB, end %.1f MB; after setup: first-quarter median %.1f MB, last-quarter median %.1f MB%n",
+      s.append(String
+          .format("  heap used after GC: start %.1f MB, end %.1f MB; after setup: first-quarter median %.1f MB, "
+              + "last-quarter median %.1f MB%n",
           heapBytes.get(0)[1] / 1e6, heapBytes.get(heapBytes.size() - 1)[1] / 1e6,
           medianBetween(heapBytes, setupEndMillis, setupEndMillis + q) / 1e6,
           medianBetween(heapBytes, setupEndMillis + 3 * q, Long.MAX_VALUE) / 1e6));
     }
     if (!threads.isEmpty()) {
-      s.append(String.format("  threads: start %d, end %d; after setup: first-quarter median %d, last-quarter median %d%n",
+      s.append(String
+          .format("  threads: start %d, end %d; after setup: first-quarter median %d, last-quarter median %d%n",
           threads.get(0)[1], threads.get(threads.size() - 1)[1],
           medianBetween(threads, setupEndMillis, setupEndMillis + q),
           medianBetween(threads, setupEndMillis + 3 * q, Long.MAX_VALUE)));

@@ -201,7 +201,8 @@ final class SoakRun implements AutoCloseable {
   }
 
   private String bootstrap() {
-    String nodeId = "soak-" + config.mode().name().toLowerCase() + "-" + config.seed() + "-" + Long.toHexString(System.nanoTime());
+    String nodeId = "soak-" + config.mode().name().toLowerCase() + "-" + config.seed() + "-" + Long.toHexString(System
+        .nanoTime());
     return "{\"xds_servers\": [{\"server_uri\": \"" + controlPlane.serverUri()
         + "\", \"channel_creds\": [{\"type\": \"insecure\"}], \"server_features\": []}],"
         + " \"node\": {\"id\": \"" + nodeId + "\", \"cluster\": \"jxds-soak\"}}";
@@ -516,7 +517,8 @@ final class SoakRun implements AutoCloseable {
     int ok = 0;
     int dropped = 0;
     for (RpcResult r : results) {
-      if (r.dropped() && exp.dropFraction() > 0 && !(exp.kind() == Expectation.Kind.FAIL && exp.why().equals("deleted"))) {
+      if (r.dropped() && exp.dropFraction() > 0 && !(exp.kind() == Expectation.Kind.FAIL && exp.why()
+          .equals("deleted"))) {
         dropped++;
         continue;
       }
@@ -644,7 +646,8 @@ final class SoakRun implements AutoCloseable {
       long firstHeap = SoakReport.medianBetween(report.heapBytes, s, s + q);
       long lastHeap = SoakReport.medianBetween(report.heapBytes, s + 3 * q, Long.MAX_VALUE);
       if (lastHeap > firstHeap * 1.10 + 2_000_000) {
-        throw new SoakViolation(String.format("heap growth: median %.1f MB used after GC in the first quarter, %.1f MB in the last",
+        throw new SoakViolation(String
+            .format("heap growth: median %.1f MB used after GC in the first quarter, %.1f MB in the last",
             firstHeap / 1e6, lastHeap / 1e6));
       }
     }

@@ -2,14 +2,14 @@ package io.jxds.testing;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Message;
+import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.core.v3.AggregatedConfigSource;
 import io.envoyproxy.envoy.config.core.v3.ApiVersion;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.SelfConfigSource;
+import io.envoyproxy.envoy.config.core.v3.TypedExtensionConfig;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.round_robin.v3.RoundRobin;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.wrr_locality.v3.WrrLocality;
-import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
-import io.envoyproxy.envoy.config.core.v3.TypedExtensionConfig;
 
 /**
  * Entry point of the fluent builders for envoy v3 xDS resources, so that tests read as

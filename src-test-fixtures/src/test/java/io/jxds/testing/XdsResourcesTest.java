@@ -51,14 +51,17 @@ class XdsResourcesTest {
     assertThat(c.getLrsServer().hasSelf()).isTrue();
     Any policy = c.getLoadBalancingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig();
     WrrLocality wrr = policy.unpack(WrrLocality.class);
-    assertThat(wrr.getEndpointPickingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig().is(RoundRobin.class))
+    assertThat(wrr.getEndpointPickingPolicy().getPolicies(0).getTypedExtensionConfig().getTypedConfig()
+        .is(RoundRobin.class))
         .isTrue();
     assertThat(c.getTransportSocket().getName()).isEqualTo("envoy.transport_sockets.tls");
     assertThat(c.getTransportSocket().getTypedConfig().unpack(UpstreamTlsContext.class).getSni())
         .isEqualTo("payments.example.com");
-    assertThat(XdsResources.cluster("x").edsConfigPath("/etc/eds").build().getEdsClusterConfig().getEdsConfig().getPath())
+    assertThat(XdsResources.cluster("x").edsConfigPath("/etc/eds").build().getEdsClusterConfig().getEdsConfig()
+        .getPath())
         .isEmpty();
-    assertThat(XdsResources.cluster("x").edsConfigPath("/etc/eds").build().getEdsClusterConfig().getEdsConfig().getPathConfigSource().getPath())
+    assertThat(XdsResources.cluster("x").edsConfigPath("/etc/eds").build().getEdsClusterConfig().getEdsConfig()
+        .getPathConfigSource().getPath())
         .isEqualTo("/etc/eds");
   }
 

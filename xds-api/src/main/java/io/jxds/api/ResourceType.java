@@ -6,7 +6,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.UnpackedResource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -37,7 +38,7 @@ public final class ResourceType<T> {
   private final Parser<? extends Message> parser;
   private final Function<Message, String> nameOf;
   private final Decoder<Message, T> decoder;
-  // Optional: validates straight from the Any's bytes, skipping the message tree (EDS, issue 2);
+  // Optional: validates straight from the Any's bytes, skipping the message tree (EDS);
   // returns null for "not sure", never throws.
   private final Function<ByteString, T> bytesDecoder;
   private final Function<T, String> nameOfValue;
@@ -99,7 +100,7 @@ public final class ResourceType<T> {
 
   /**
    * This type with a decoder that reads the {@code Any}'s bytes directly and answers empty when it
-   * is not sure. {@link #unpack} tries it first: when it answers, the resource is decoded already
+   * is not sure. {@code ResourceDecoding.unpack} tries it first: when it answers, the resource is decoded already
    * and named by {@code nameOfValue} (unless a {@code Resource} wrapper named it); when it is empty,
    * unpacking goes the usual way (parse, then decode on demand), so a parse error or a NACK reads
    * exactly as without it. It must give the value the usual path would, and never throw.
@@ -131,16 +132,18 @@ public final class ResourceType<T> {
     return absenceMeansDeletion;
   }
 
-  /**
-   * Takes a resource out of its {@code Any}, unwrapping an {@code envoy.service.discovery.v3.Resource}
-   * (whose name then wins), and checks its type URL. Validation is left to
-   * {@link UnpackedResource#decode()}, whose result and errors are the same either way; a type with
-   * a one-pass bytes decoder (EDS) may already have decoded a valid resource here, as reading its
-   * bytes once costs less than parsing them.
-   *
-   * @throws XdsResourceException if the type URL is wrong or the bytes do not parse
-   */
-  public UnpackedResource<T> unpack(Any any) throws XdsResourceException {
+  // Unpacking is the client's business, not the user's: see ResourceDecoding.
+  static {
+    ResourceDecoding.install(
+        new ResourceDecoding.Access() {
+          @Override
+          public <T> UnpackedResource<T> unpack(ResourceType<T> type, Any any) throws XdsResourceException {
+            return type.unpackAny(any);
+          }
+        });
+  }
+
+  private UnpackedResource<T> unpackAny(Any any) throws XdsResourceException {
     String wrapperName = null;
     Any inner = any;
     if (RESOURCE_WRAPPER_TYPE_URL.equals(any.getTypeUrl())) {

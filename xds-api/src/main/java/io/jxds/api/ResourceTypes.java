@@ -2,8 +2,8 @@ package io.jxds.api;
 
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
-import io.jxds.api.decode.ClusterDecoder;
-import io.jxds.api.decode.EndpointsDecoder;
+import io.jxds.api.internal.decode.ClusterDecoder;
+import io.jxds.api.internal.decode.EndpointsDecoder;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
 
@@ -26,7 +26,7 @@ public final class ResourceTypes {
           ClusterLoadAssignment.class,
           ClusterLoadAssignment::getClusterName,
           EndpointsDecoder::decode)
-          // Issue 2: a large assignment is validated from its bytes in one pass, without the tree.
+          // A large assignment is validated from its bytes in one pass, without the tree.
           .withBytesDecoder(EndpointsDecoder::decodeInOnePass, EndpointsUpdate::clusterName);
 
   private ResourceTypes() {}

@@ -10,8 +10,12 @@ import java.util.concurrent.Executor;
  * values away.
  *
  * <p>All methods are thread-safe and return without waiting for the network.
+ *
+ * <p>Closing is the owner's business: a client you built, you close; a client a
+ * {@code XdsClientPool} shares is closed by releasing its lease (its {@code close()} refuses), and
+ * a client handed to the {@code xds_cluster} policy is never closed by jxds.
  */
-public interface XdsClient {
+public interface XdsClient extends AutoCloseable {
   /**
    * Starts watching a resource.
    *
@@ -40,4 +44,14 @@ public interface XdsClient {
    * callback.
    */
   XdsClientStatus status();
+
+  /**
+   * Stops the client: its stream, its timers and every watch; no callback starts after this
+   * returns. Idempotent.
+   *
+   * @throws IllegalStateException if this client is not the caller's to close (a pooled client:
+   *     close its lease instead)
+   */
+  @Override
+  void close();
 }

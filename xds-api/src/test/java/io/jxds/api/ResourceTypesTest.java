@@ -7,7 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.UnpackedResource;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.XdsResources;
@@ -17,7 +18,8 @@ class ResourceTypesTest {
   @Test
   void clusterUnpacksAndDecodes() throws Exception {
     UnpackedResource<ClusterUpdate> r =
-        ResourceTypes.CLUSTER.unpack(XdsResources.cluster("payments").edsServiceName("p-eds").buildAny());
+        ResourceDecoding.unpack(ResourceTypes.CLUSTER, XdsResources.cluster("payments").edsServiceName("p-eds")
+            .buildAny());
     assertThat(r.name()).isEqualTo("payments");
     assertThat(r.decode()).isEqualTo(ClusterUpdate.of("payments", "p-eds"));
   }
@@ -25,8 +27,9 @@ class ResourceTypesTest {
   @Test
   void endpointsUnpackAndDecode() throws Exception {
     UnpackedResource<EndpointsUpdate> r =
-        ResourceTypes.ENDPOINTS.unpack(
-            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny());
+        ResourceDecoding.unpack(ResourceTypes.ENDPOINTS,
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+                .buildAny());
     assertThat(r.name()).isEqualTo("p-eds");
     assertThat(r.decode().localities()).hasSize(1);
   }
@@ -43,7 +46,7 @@ class ResourceTypesTest {
   @Test
   void wrongTypeUrlIsRejectedNamingBoth() {
     Any endpoints = XdsResources.endpoints("p-eds").buildAny();
-    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(endpoints))
+    assertThatThrownBy(() -> ResourceDecoding.unpack(ResourceTypes.CLUSTER, endpoints))
         .isInstanceOf(XdsResourceException.class)
         .hasMessage(
             "CDS response: type_url must be type.googleapis.com/envoy.config.cluster.v3.Cluster, got "
@@ -59,7 +62,7 @@ class ResourceTypesTest {
                 .setVersion("7")
                 .setResource(XdsResources.cluster("payments").buildAny())
                 .build());
-    UnpackedResource<ClusterUpdate> r = ResourceTypes.CLUSTER.unpack(wrapped);
+    UnpackedResource<ClusterUpdate> r = ResourceDecoding.unpack(ResourceTypes.CLUSTER, wrapped);
     assertThat(r.name()).isEqualTo("payments");
     assertThat(r.decode().clusterName()).isEqualTo("payments");
   }
@@ -67,7 +70,7 @@ class ResourceTypesTest {
   @Test
   void resourceWrapperWithoutResourceIsRejected() {
     Any wrapped = Any.pack(Resource.newBuilder().setName("payments").build());
-    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(wrapped))
+    assertThatThrownBy(() -> ResourceDecoding.unpack(ResourceTypes.CLUSTER, wrapped))
         .isInstanceOf(XdsResourceException.class)
         .hasMessageContaining("\"payments\"")
         .hasMessageContaining("resource is not set");
@@ -80,7 +83,7 @@ class ResourceTypesTest {
             .setTypeUrl(ResourceTypes.CLUSTER_TYPE_URL)
             .setValue(ByteString.copyFrom(new byte[] {(byte) 0x0A, (byte) 0x7F, 1}))
             .build();
-    assertThatThrownBy(() -> ResourceTypes.CLUSTER.unpack(garbage))
+    assertThatThrownBy(() -> ResourceDecoding.unpack(ResourceTypes.CLUSTER, garbage))
         .isInstanceOf(XdsResourceException.class)
         .hasMessageStartingWith("cannot decode Cluster")
         .hasCauseInstanceOf(com.google.protobuf.InvalidProtocolBufferException.class);
@@ -89,7 +92,7 @@ class ResourceTypesTest {
   @Test
   void invalidResourceUnpacksButFailsToDecode() throws Exception {
     UnpackedResource<ClusterUpdate> r =
-        ResourceTypes.CLUSTER.unpack(XdsResources.cluster("payments").edsConfigPath("/x").buildAny());
+        ResourceDecoding.unpack(ResourceTypes.CLUSTER, XdsResources.cluster("payments").edsConfigPath("/x").buildAny());
     assertThat(r.name()).isEqualTo("payments");
     assertThatThrownBy(r::decode)
         .isInstanceOf(XdsResourceException.class)
@@ -98,12 +101,13 @@ class ResourceTypesTest {
 
   @Test
   void endpointsReadFromBytesKeepTheWrapperNameAndTheUsualErrors() throws Exception {
-    Any eds = XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY)).buildAny();
+    Any eds = XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+        .buildAny();
     Any wrapped = Any.pack(Resource.newBuilder().setName("wrapper-name").setResource(eds).build());
-    assertThat(ResourceTypes.ENDPOINTS.unpack(wrapped).name()).isEqualTo("wrapper-name");
-    assertThat(ResourceTypes.ENDPOINTS.unpack(wrapped).decode().clusterName()).isEqualTo("p-eds");
+    assertThat(ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, wrapped).name()).isEqualTo("wrapper-name");
+    assertThat(ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, wrapped).decode().clusterName()).isEqualTo("p-eds");
     Any unnamedWrapper = Any.pack(Resource.newBuilder().setResource(eds).build());
-    assertThat(ResourceTypes.ENDPOINTS.unpack(unnamedWrapper).name()).isEqualTo("p-eds");
+    assertThat(ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, unnamedWrapper).name()).isEqualTo("p-eds");
 
     // Unparseable bytes still fail at unpack, as before the one-pass reader.
     Any garbage =
@@ -111,13 +115,14 @@ class ResourceTypesTest {
             .setTypeUrl(ResourceTypes.ENDPOINTS_TYPE_URL)
             .setValue(ByteString.copyFrom(new byte[] {(byte) 0x0A, (byte) 0x7F, 1}))
             .build();
-    assertThatThrownBy(() -> ResourceTypes.ENDPOINTS.unpack(garbage))
+    assertThatThrownBy(() -> ResourceDecoding.unpack(ResourceTypes.ENDPOINTS, garbage))
         .isInstanceOf(XdsResourceException.class)
         .hasMessageStartingWith("cannot decode ClusterLoadAssignment");
     // A rule broken: unpacked and named, the NACK comes from decode().
     UnpackedResource<EndpointsUpdate> invalid =
-        ResourceTypes.ENDPOINTS.unpack(
-            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("localhost", 80, HEALTHY)).buildAny());
+        ResourceDecoding.unpack(ResourceTypes.ENDPOINTS,
+            XdsResources.endpoints("p-eds").locality("r", "z", "", l -> l.endpoint("localhost", 80, HEALTHY))
+                .buildAny());
     assertThat(invalid.name()).isEqualTo("p-eds");
     assertThatThrownBy(invalid::decode).hasMessageContaining("must be an IP literal");
   }

@@ -3,6 +3,11 @@ package io.jxds.balancer;
 import io.grpc.Attributes;
 import io.grpc.NameResolver;
 import io.jxds.api.XdsClient;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The public face of the {@code xds_cluster} load-balancing policy: its name, and the two ways to
@@ -33,4 +38,40 @@ public final class XdsClusterPolicy {
       Attributes.Key.create("io.jxds.xdsClient");
 
   private XdsClusterPolicy() {}
+
+  /**
+   * The channel target that routes to {@code cluster} through the {@code xds-cluster} resolver:
+   * {@code xds-cluster:///cluster}, with characters a URI path cannot hold percent-encoded (the
+   * resolver decodes them).
+   *
+   * @throws IllegalArgumentException if {@code cluster} is empty
+   */
+  public static String target(String cluster) {
+    checkClusterName(cluster);
+    try {
+      return new URI(TARGET_SCHEME, "", "/" + cluster, null, null).toASCIIString();
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("cluster \"" + cluster + "\" cannot be a target: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A service config that selects this policy for {@code cluster}, for a channel on a target of its
+   * own: {@code builder.defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments"))
+   * .disableServiceConfigLookUp()}. The target's own addresses are then ignored: the control plane
+   * decides.
+   *
+   * @throws IllegalArgumentException if {@code cluster} is empty
+   */
+  public static Map<String, ?> serviceConfig(String cluster) {
+    checkClusterName(cluster);
+    return Map.of("loadBalancingConfig", List.of(Map.of(POLICY_NAME, Map.of("cluster", cluster))));
+  }
+
+  private static void checkClusterName(String cluster) {
+    Objects.requireNonNull(cluster, "cluster");
+    if (cluster.isEmpty()) {
+      throw new IllegalArgumentException("cluster must not be empty");
+    }
+  }
 }

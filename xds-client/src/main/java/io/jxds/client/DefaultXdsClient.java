@@ -7,10 +7,10 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
-import io.jxds.client.cache.ResourceCache;
-import io.jxds.client.cache.WatcherRegistration;
-import io.jxds.client.stream.AdsStreamController;
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.cache.ResourceCache;
+import io.jxds.client.internal.cache.WatcherRegistration;
+import io.jxds.client.internal.stream.AdsStreamController;
+import io.jxds.client.internal.stream.AdsTransport;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * their arguments on the caller's thread (a watcher registered twice for one resource is an
  * {@link IllegalArgumentException} there, never a failure inside the client) and return at once.
  */
-public final class DefaultXdsClient implements XdsClient, AutoCloseable {
+public final class DefaultXdsClient implements XdsClient {
   private static final Logger log = LoggerFactory.getLogger(DefaultXdsClient.class);
 
   private final String nodeId;
@@ -48,6 +48,8 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
   /** One descriptor per type URL, checked on the caller's thread. */
   private final ConcurrentMap<String, ResourceType<?>> types = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  // Set once by XdsClientPool before the client is handed out: its leases decide when it closes.
+  private volatile boolean pooled;
   private volatile XdsClientStatus status;
   /** Owned by the sync context. */
   private boolean statusRebuildQueued;
@@ -168,9 +170,26 @@ public final class DefaultXdsClient implements XdsClient, AutoCloseable {
   /**
    * Closes the stream, cancels every timer and stops every watcher: no callback starts after this
    * returns (one already running may finish). Idempotent.
+   *
+   * @throws IllegalStateException if the client belongs to an {@link XdsClientPool}: closing it would
+   *     pull it from under every other lease holder, so release your {@link XdsClientPool.Lease}
    */
   @Override
   public void close() {
+    if (pooled) {
+      throw new IllegalStateException(
+          "this xDS client is shared by an XdsClientPool: close its XdsClientPool.Lease instead");
+    }
+    closeNow();
+  }
+
+  /** The pool's mark: from now on only {@link #closeNow()} closes this client. */
+  void markPooled() {
+    pooled = true;
+  }
+
+  /** Closes the client whoever owns it (the pool, when the last lease is gone). */
+  void closeNow() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }

@@ -6,10 +6,11 @@ import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.jxds.client.bootstrap.Bootstrap;
-import io.jxds.client.bootstrap.BootstrapParser;
 import io.jxds.client.bootstrap.ServerInfo;
-import io.jxds.client.stream.AdsTransport;
-import io.jxds.client.stream.GrpcAdsTransport;
+import io.jxds.client.internal.BuilderInternals;
+import io.jxds.client.internal.bootstrap.BootstrapParser;
+import io.jxds.client.internal.stream.AdsTransport;
+import io.jxds.client.internal.stream.GrpcAdsTransport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,11 @@ import java.util.random.RandomGenerator;
  * {@code node} on every request.
  */
 public final class XdsClientBuilder {
+  // The transport seam is reachable from outside this package only through BuilderInternals.
+  static {
+    BuilderInternals.install(XdsClientBuilder::transport);
+  }
+
   static final String NO_OVERPROVISIONING = "envoy.lb.does_not_support_overprovisioning";
   static final String RESOURCE_IN_SOTW = "xds.config.resource-in-sotw";
   private static final List<String> CLIENT_FEATURES = List.of(NO_OVERPROVISIONING, RESOURCE_IN_SOTW);

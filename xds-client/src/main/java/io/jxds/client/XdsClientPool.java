@@ -1,6 +1,10 @@
 package io.jxds.client;
 
+import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceWatcher;
+import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
+import io.jxds.api.XdsClientStatus;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.BootstrapLoader;
@@ -10,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +80,7 @@ public final class XdsClientPool {
             builder.clock(clock);
           }
           client = builder.build();
+          client.markPooled();
         } catch (RuntimeException e) {
           // A balancer calls this on its channel's SynchronizationContext: nothing unchecked may
           // escape (credentials that cannot load, a target gRPC cannot parse...).
@@ -128,7 +134,7 @@ public final class XdsClientPool {
     clients.remove(entry.bootstrap.key(), entry);
     entry.closeTimer = null;
     log.debug("closing unused xDS client for {}", entry.bootstrap.server().serverUri());
-    entry.client.close();
+    entry.client.closeNow();
   }
 
   /** Tests: closes every client, used or not. */
@@ -162,8 +168,12 @@ public final class XdsClientPool {
     }
   }
 
-  /** One reference to a pooled client; close it when done (idempotent). */
-  public final class Lease implements AutoCloseable {
+  /**
+   * One reference to a pooled client, itself an {@link XdsClient}: watch through it, and close it
+   * when done (idempotent). Closing the lease releases the reference; the shared client closes once
+   * no lease holds it for the bootstrap's retention.
+   */
+  public final class Lease implements XdsClient {
     private final Entry entry;
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -171,7 +181,7 @@ public final class XdsClientPool {
       this.entry = entry;
     }
 
-    /** The shared client. Do not close it: close this lease. */
+    /** The shared client. Its {@code close()} refuses: close this lease. */
     public XdsClient client() {
       return entry.client;
     }
@@ -181,6 +191,20 @@ public final class XdsClientPool {
       return entry.bootstrap;
     }
 
+    @Override
+    public <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
+      if (released.get()) {
+        throw new IllegalStateException("this XdsClientPool.Lease is closed");
+      }
+      return entry.client.watch(type, name, watcher, executor);
+    }
+
+    @Override
+    public XdsClientStatus status() {
+      return entry.client.status();
+    }
+
+    /** Releases this reference (once; later calls do nothing). Watches made through it stay. */
     @Override
     public void close() {
       if (released.compareAndSet(false, true)) {

@@ -292,7 +292,8 @@ class AdsProtocolTest {
     newClient();
     RecordingWatcher<TestCluster> a = watchCluster("a");
     ScriptedCall call = transport.last().ready();
-    Any garbage = Any.newBuilder().setTypeUrl(CLUSTER_TYPE_URL).setValue(com.google.protobuf.ByteString.copyFromUtf8("\u00ff\u00ff")).build();
+    Any garbage = Any.newBuilder().setTypeUrl(CLUSTER_TYPE_URL).setValue(com.google.protobuf.ByteString
+        .copyFromUtf8("\u00ff\u00ff")).build();
     Any wrongType = endpoints("a", "10.0.0.1");
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), garbage, wrongType));
     String detail = call.lastRequest().getErrorDetail().getMessage();
@@ -424,7 +425,8 @@ class AdsProtocolTest {
     RecordingWatcher<TestCluster> a = watchCluster("a");
     ScriptedCall call = transport.last().ready();
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
-    Any garbage = Any.newBuilder().setTypeUrl(CLUSTER_TYPE_URL).setValue(com.google.protobuf.ByteString.copyFromUtf8("\u00ff")).build();
+    Any garbage = Any.newBuilder().setTypeUrl(CLUSTER_TYPE_URL).setValue(com.google.protobuf.ByteString
+        .copyFromUtf8("\u00ff")).build();
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", garbage));
     assertThat(call.lastRequest().hasErrorDetail()).isTrue();
     assertThat(a.events()).hasSize(1).first().isInstanceOf(Update.class);
@@ -612,7 +614,7 @@ class AdsProtocolTest {
   @Test
   void backoffJitterStaysWithinTwentyPercent() {
     for (double fraction : new double[] {0.0, 0.999}) {
-      var backoff = new io.jxds.client.stream.ExponentialBackoff(TestRandom.fixed(fraction));
+      var backoff = new io.jxds.client.internal.stream.ExponentialBackoff(TestRandom.fixed(fraction));
       long first = backoff.nextDelayNanos();
       assertThat(first).isBetween(TimeUnit.MILLISECONDS.toNanos(800), TimeUnit.MILLISECONDS.toNanos(1200));
       assertThat(first).isNotEqualTo(TimeUnit.SECONDS.toNanos(1));
@@ -799,7 +801,8 @@ class AdsProtocolTest {
     for (int round = 0; round < 200; round++) {
       DefaultXdsClient c = newClient();
       java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
-      java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic
+          .AtomicReference<>();
       Thread watching =
           new Thread(
               () -> {

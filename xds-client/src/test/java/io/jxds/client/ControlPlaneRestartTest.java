@@ -8,9 +8,10 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.jxds.client.TestTypes.TestCluster;
-import io.jxds.client.stream.GrpcAdsTransport;
+import io.jxds.client.internal.stream.GrpcAdsTransport;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.FakeClock;
+import io.jxds.testing.Poll;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.net.InetAddress;
@@ -63,12 +64,12 @@ class ControlPlaneRestartTest {
     server.stop();
     // The stream had a response and lived no (manual) time: the next one starts after the reset
     // backoff's first delay (gRFC A57).
-    Await.until("retry scheduled", WAIT, () -> clock.numPendingTasks() == 1);
+    Poll.until("retry scheduled", WAIT, () -> clock.numPendingTasks() == 1);
     clock.forwardTime(1, TimeUnit.SECONDS);
-    Await.until("connection failure reported", WAIT, () -> !client.status().connected());
+    Poll.until("connection failure reported", WAIT, () -> !client.status().connected());
     RecordingWatcher<TestCluster> b = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "b", b, Runnable::run);
-    Await.until("b hears the failure", WAIT, () -> !b.errors().isEmpty());
+    Poll.until("b hears the failure", WAIT, () -> !b.errors().isEmpty());
     assertThat(b.errors().get(0).getDescription())
         .contains("ADS stream to " + server.serverUri() + " failed: UNAVAILABLE");
     assertThat(a.updates()).hasSize(1); // the cache is kept
@@ -77,7 +78,7 @@ class ControlPlaneRestartTest {
     // No client timer runs from here on: the waiting stream starts when the channel reconnects.
     server.awaitConnectedStreams(1, WAIT);
     server.awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    Await.until("connected", WAIT, () -> client.status().connected());
+    Poll.until("connected", WAIT, () -> client.status().connected());
   }
 
   @Test
@@ -93,7 +94,7 @@ class ControlPlaneRestartTest {
     RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "a", a, Runnable::run);
 
-    Await.until("a hears the failure", WAIT, () -> !a.errors().isEmpty());
+    Poll.until("a hears the failure", WAIT, () -> !a.errors().isEmpty());
     assertThat(a.errors().get(0).getDescription()).contains("ADS stream to " + target + " failed: UNAVAILABLE");
     // Ten minutes of client time: every client timer that could retry has its chance.
     for (int i = 0; i < 600; i++) {

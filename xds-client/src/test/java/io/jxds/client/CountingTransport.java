@@ -1,6 +1,6 @@
 package io.jxds.client;
 
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.stream.AdsTransport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 

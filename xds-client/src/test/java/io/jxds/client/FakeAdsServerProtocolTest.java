@@ -18,11 +18,11 @@ import io.jxds.client.TestTypes.TestEndpoints;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.FakeAdsServerExtension;
 import io.jxds.testing.FakeClock;
+import io.jxds.testing.Poll;
 import io.jxds.testing.RecordedRequest;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +96,7 @@ class FakeAdsServerProtocolTest {
     RecordingWatcher<TestEndpoints> e = watch(TestTypes.ENDPOINTS, "a-eds");
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     server().awaitAck(ENDPOINTS_TYPE_URL, "1", WAIT);
-    Await.until("updates", () -> c.updates().size() == 1 && e.updates().size() == 1);
+    Poll.until("updates", () -> c.updates().size() == 1 && e.updates().size() == 1);
     assertThat(c.updates().get(0)).isEqualTo(new TestCluster("a", "a-eds"));
     assertThat(e.updates().get(0).addresses()).containsExactly("10.0.0.1:80");
     assertThat(server().requests()).allSatisfy(r -> assertThat(r.raw().getNode().getId()).isEqualTo("fake-node"));
@@ -113,12 +113,12 @@ class FakeAdsServerProtocolTest {
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     WatchHandle hb = client.watch(TestTypes.CLUSTER, "b", new RecordingWatcher<>(), DIRECT);
     server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a", "b")), WAIT);
-    Await.until("both subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
+    Poll.until("both subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
     hb.cancel();
     // Either a subscription change, or (when it crossed the server's answer to the "a, b"
     // request and was ignored as stale) the ACK of that answer: both carry only "a".
     server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a")), WAIT);
-    Await.until("only a subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
+    Poll.until("only a subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
   }
 
   @Test
@@ -127,14 +127,17 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestCluster> b = watch(TestTypes.CLUSTER, "b");
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
+    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2,
+        WAIT);
     String accepted = server().version(CLUSTER_TYPE_URL);
-    server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b").edsConfigPath("/x").build());
+    server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b")
+        .edsConfigPath("/x").build());
     RecordedRequest nack = server().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.versionInfo()).isEqualTo(accepted);
     assertThat(nack.errorCode()).isEqualTo(3);
-    assertThat(nack.errorMessage()).isEqualTo("cluster \"b\": eds_cluster_config.eds_config must be ads or self, got path");
-    Await.until("a updated, b errored", () -> a.updates().size() == 2 && b.errors().size() == 1);
+    assertThat(nack.errorMessage())
+        .isEqualTo("cluster \"b\": eds_cluster_config.eds_config must be ads or self, got path");
+    Poll.until("a updated, b errored", () -> a.updates().size() == 2 && b.errors().size() == 1);
     assertThat(a.updates().get(1).edsServiceName()).isEqualTo("a-v2");
     assertThat(b.updates()).hasSize(1); // the last good value stays
   }
@@ -148,13 +151,14 @@ class FakeAdsServerProtocolTest {
     watch(TestTypes.CLUSTER, "b");
     RecordingWatcher<TestEndpoints> e1 = watch(TestTypes.ENDPOINTS, "e1");
     watch(TestTypes.ENDPOINTS, "e2");
-    Await.until("data", () -> a.updates().size() == 1 && e1.updates().size() == 1);
-    server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
+    Poll.until("data", () -> a.updates().size() == 1 && e1.updates().size() == 1);
+    server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames()
+        .size() == 2, WAIT);
 
     server().removeClusters("a");
     server().removeEndpoints("e1");
     server().putEndpoints(endpoints("e2", "10.0.0.3"));
-    Await.until("a deleted", () -> a.last() instanceof DoesNotExist);
+    Poll.until("a deleted", () -> a.last() instanceof DoesNotExist);
     server().awaitAck(ENDPOINTS_TYPE_URL, server().version(ENDPOINTS_TYPE_URL), WAIT);
     assertThat(e1.events()).hasSize(1);
     assertThat(client.status().resource(ENDPOINTS_TYPE_URL, "e1").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
@@ -166,7 +170,7 @@ class FakeAdsServerProtocolTest {
     newClient(b -> b.ignoreResourceDeletion(true));
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     watch(TestTypes.CLUSTER, "b");
-    Await.until("data", () -> a.updates().size() == 1);
+    Poll.until("data", () -> a.updates().size() == 1);
     server().removeClusters("a");
     server().awaitAck(CLUSTER_TYPE_URL, server().version(CLUSTER_TYPE_URL), WAIT);
     assertThat(a.events()).hasSize(1);
@@ -186,11 +190,12 @@ class FakeAdsServerProtocolTest {
 
     server().breakStreams(Status.UNAVAILABLE.withDescription("max connection age"));
     // The stream lived no (manual) time: the next one waits the reset backoff's first delay (A57).
-    Await.until("retry scheduled", () -> clock.numPendingTasks() == 1);
+    Poll.until("retry scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
     RecordedRequest cds = server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
-    RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+    RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL,
+        WAIT);
     assertThat(cds.versionInfo()).isEqualTo("1");
     assertThat(cds.responseNonce()).isEmpty();
     assertThat(cds.resourceNames()).containsExactly("a");
@@ -211,10 +216,10 @@ class FakeAdsServerProtocolTest {
     server().stop();
     // The first stream had a response: reconnect after the reset backoff's first delay; that
     // stream waits for the channel, whose failure to connect is reported.
-    Await.until("backoff scheduled", () -> clock.numPendingTasks() == 1);
+    Poll.until("backoff scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
-    Await.until("disconnected", () -> !client.status().connected());
+    Poll.until("disconnected", () -> !client.status().connected());
     RecordingWatcher<TestCluster> late = watch(TestTypes.CLUSTER, "a");
     assertThat(late.updates()).hasSize(1); // served from the cache while the control plane is away
     assertThat(a.events()).hasSize(1);
@@ -222,7 +227,7 @@ class FakeAdsServerProtocolTest {
     server().start();
     // The waiting stream starts when the channel's own (real-time) reconnect backoff lets it
     // reconnect; firing the client's timers (its reconnect nudges) must not get in the way.
-    Await.until(
+    Poll.until(
         "reconnected",
         () -> {
           if (clock.numPendingTasks() > 0) {
@@ -231,7 +236,7 @@ class FakeAdsServerProtocolTest {
           return client.status().connected();
         });
     server().setClusters(XdsResources.cluster("a").edsServiceName("after-restart").build());
-    Await.until("update after restart", () -> a.updates().size() == 2);
+    Poll.until("update after restart", () -> a.updates().size() == 2);
   }
 
   @Test
@@ -243,40 +248,10 @@ class FakeAdsServerProtocolTest {
     server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
     server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     assertThat(ghost.events()).isEmpty(); // missing from the response, but its timer is pending
-    Await.until("timer armed", () -> clock.numPendingTasks() == 1);
+    Poll.until("timer armed", () -> clock.numPendingTasks() == 1);
     clock.forwardTime(2, TimeUnit.SECONDS);
     // The timer hands over to the client's sync context, which a transport thread may be draining.
-    Await.until("does not exist", () -> !ghost.events().isEmpty());
+    Poll.until("does not exist", () -> !ghost.events().isEmpty());
     assertThat(ghost.events()).containsExactly(new DoesNotExist("ghost"));
-  }
-
-  @Test
-  void slowWatcherHoldsBackTheNextResponse() throws Exception {
-    server().setClusters(cluster("a"));
-    newClient(b -> {});
-    List<Runnable> queued = new ArrayList<>();
-    RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
-    client.watch(TestTypes.CLUSTER, "a", a, r -> {
-      synchronized (queued) {
-        queued.add(r);
-      }
-    });
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    server().setClusters(XdsResources.cluster("a").edsServiceName("v2").build());
-    Thread.sleep(300);
-    assertThat(server().lastAck(CLUSTER_TYPE_URL).orElseThrow().versionInfo()).isEqualTo("1");
-
-    synchronized (queued) {
-      queued.remove(0).run();
-    }
-    server().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
-    // The v2 callback runs in the drain that is still going, or is queued after it.
-    Await.until("v2 delivered", () -> {
-      synchronized (queued) {
-        queued.forEach(Runnable::run);
-        queued.clear();
-      }
-      return a.updates().size() == 2;
-    });
   }
 }

@@ -16,6 +16,7 @@ import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -80,33 +81,34 @@ class JavaControlPlaneIntegrationTest {
     client.watchCluster("payments", clusterWatcher, DIRECT);
     client.watchEndpoints("payments-eds", endpointsWatcher, DIRECT);
 
-    Await.until("first snapshot", () -> endpointsWatcher.updates().size() == 1 && clusterWatcher.updates().size() == 1);
+    Poll.until("first snapshot", () -> endpointsWatcher.updates().size() == 1 && clusterWatcher.updates().size() == 1);
     assertThat(clusterWatcher.updates().get(0).edsServiceName()).isEqualTo("payments-eds");
     assertThat(addresses(endpointsWatcher.updates().get(0))).containsExactly("10.0.0.1:8080");
-    Await.until("connected", () -> client.status().connected());
-    assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "payments").orElseThrow().version()).isEqualTo("1");
+    Poll.until("connected", () -> client.status().connected());
+    assertThat(client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "payments").orElseThrow().version())
+        .isEqualTo("1");
 
     cache.setSnapshot(GROUP, snapshot("2", "10.0.0.2"));
-    Await.until("second snapshot", () -> endpointsWatcher.updates().size() == 2);
+    Poll.until("second snapshot", () -> endpointsWatcher.updates().size() == 2);
     assertThat(addresses(endpointsWatcher.updates().get(1))).containsExactly("10.0.0.2:8080");
     assertThat(clusterWatcher.updates()).hasSize(1); // the cluster did not change
 
     // The control plane goes away: watchers keep their data and hear nothing.
     server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    Await.until("disconnected", () -> !client.status().connected());
+    Poll.until("disconnected", () -> !client.status().connected());
     assertThat(clusterWatcher.events()).hasSize(1);
     assertThat(endpointsWatcher.events()).hasSize(2);
     RecordingWatcher<EndpointsUpdate> whileAway = new RecordingWatcher<>();
     client.watchEndpoints("payments-eds", whileAway, DIRECT);
     // watch() hands over to the client's sync context; no network round trip is involved.
-    Await.until("cached endpoints", java.time.Duration.ofSeconds(5), () -> whileAway.updates().size() == 1);
+    Poll.until("cached endpoints", java.time.Duration.ofSeconds(5), () -> whileAway.updates().size() == 1);
     assertThat(addresses(whileAway.updates().get(0))).containsExactly("10.0.0.2:8080");
 
     // It comes back (a fresh process: new cache, newer snapshot) on the same port.
     SimpleCache<String> restarted = new SimpleCache<>(node -> node.getId().equals("app-1") ? GROUP : "other");
     restarted.setSnapshot(GROUP, snapshot("3", "10.0.0.3"));
     server = start(port, restarted);
-    Await.until("update after restart", tenSeconds(), () -> endpointsWatcher.updates().size() == 3);
+    Poll.until("update after restart", tenSeconds(), () -> endpointsWatcher.updates().size() == 3);
     assertThat(addresses(endpointsWatcher.updates().get(2))).containsExactly("10.0.0.3:8080");
     assertThat(clusterWatcher.events()).hasSize(1);
     assertThat(client.status().connected()).isTrue();
@@ -136,7 +138,7 @@ class JavaControlPlaneIntegrationTest {
             .build();
     RecordingWatcher<ClusterUpdate> w = new RecordingWatcher<>();
     client.watchCluster("payments", w, DIRECT);
-    Await.until("cluster", () -> w.updates().size() == 1);
+    Poll.until("cluster", () -> w.updates().size() == 1);
     Thread[] threads = new Thread[Thread.activeCount() * 2 + 10];
     int n = Thread.enumerate(threads);
     for (int i = 0; i < n; i++) {

@@ -71,7 +71,8 @@ class LoggingTest {
     for (int i = 0; i < 5; i++) {
       call.respond(response(CLUSTER_TYPE_URL, "2", "n" + i, XdsResources.cluster("a").edsConfigPath("/x").buildAny()));
     }
-    assertThat(messages(Level.WARN)).hasSize(1).first().asString().contains("NACK").contains("\"2\"").contains("eds_config");
+    assertThat(messages(Level.WARN)).hasSize(1).first().asString().contains("NACK").contains("\"2\"")
+        .contains("eds_config");
     assertThat(messages(Level.DEBUG).stream().filter(m -> m.startsWith("NACK"))).hasSize(4);
 
     call.respond(response(CLUSTER_TYPE_URL, "3", "n9", XdsResources.cluster("a").edsConfigPath("/x").buildAny()));
@@ -85,7 +86,8 @@ class LoggingTest {
     for (int i = 2; i < 6; i++) {
       call.respond(response(CLUSTER_TYPE_URL, "" + i, "n" + i));
     }
-    assertThat(messages(Level.WARN)).hasSize(1).first().asString().contains("\"a\"").contains("ignore_resource_deletion");
+    assertThat(messages(Level.WARN)).hasSize(1).first().asString().contains("\"a\"")
+        .contains("ignore_resource_deletion");
   }
 
   @Test

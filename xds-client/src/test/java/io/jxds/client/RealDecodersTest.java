@@ -10,6 +10,7 @@ import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.testing.FakeAdsServerExtension;
+import io.jxds.testing.Poll;
 import io.jxds.testing.RecordedRequest;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
@@ -49,7 +50,7 @@ class RealDecodersTest {
     RecordingWatcher<EndpointsUpdate> endpoints = new RecordingWatcher<>();
     client.watchCluster("payments", clusters, Runnable::run);
     client.watchEndpoints("payments-eds", endpoints, Runnable::run);
-    Await.until("both", () -> clusters.updates().size() == 1 && endpoints.updates().size() == 1);
+    Poll.until("both", () -> clusters.updates().size() == 1 && endpoints.updates().size() == 1);
     assertThat(clusters.updates().get(0).edsServiceName()).isEqualTo("payments-eds");
     EndpointsUpdate e = endpoints.updates().get(0);
     assertThat(e.localities()).hasSize(1);
@@ -67,7 +68,7 @@ class RealDecodersTest {
     client.watchCluster("payments", clusters, Runnable::run);
     RecordedRequest nack = ads.server().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.errorMessage()).contains("payments").contains("eds_config");
-    Await.until("error", () -> clusters.errors().size() == 1);
+    Poll.until("error", () -> clusters.errors().size() == 1);
     assertThat(clusters.errors().get(0).getDescription()).contains("eds_config").contains("node id \"real\"");
   }
 }

@@ -5,7 +5,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;

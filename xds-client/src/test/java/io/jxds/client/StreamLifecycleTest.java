@@ -10,7 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
-import io.jxds.client.stream.AdsTransport;
+import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +62,8 @@ class StreamLifecycleTest {
   /** Runs due timers until a new call starts; returns the fake nanoseconds that took. */
   private long awaitNextCall(int callsBefore) {
     long start = clock.nanoTime();
-    while (transport.calls.size() == callsBefore) {
+    for (int timers = 0; transport.calls.size() == callsBefore; timers++) {
+      assertThat(timers).as("timers run without a new call").isLessThan(100);
       long next = clock.nanosUntilNextTask();
       assertThat(next).as("a retry is scheduled").isNotNegative();
       clock.forwardNanos(next);
@@ -318,7 +319,8 @@ class StreamLifecycleTest {
       }
     });
     DefaultXdsClient c = new DefaultXdsClient(
-        failing, NODE, Duration.ofSeconds(15), Duration.ZERO, false, false, owned, owned, Clock.systemUTC(), System::nanoTime,
+        failing, NODE, Duration.ofSeconds(15), Duration.ZERO, false, false, owned, owned, Clock.systemUTC(),
+            System::nanoTime,
         new Random(1));
     self.set(c);
 

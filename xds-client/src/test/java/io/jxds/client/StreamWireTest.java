@@ -19,6 +19,7 @@ import io.grpc.SynchronizationContext;
 import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.FakeAdsServerExtension;
+import io.jxds.testing.Poll;
 import io.jxds.testing.RecordedRequest;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
@@ -83,7 +84,7 @@ class StreamWireTest {
       loopback.setClusters(XdsResources.cluster("a").build());
       client =
           XdsClientBuilder.fromBootstrap(
-                  io.jxds.client.bootstrap.BootstrapParser.parse(loopback.bootstrapJson(), "test"))
+                  io.jxds.client.internal.bootstrap.BootstrapParser.parse(loopback.bootstrapJson(), "test"))
               .build();
       client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), Runnable::run);
 
@@ -114,7 +115,7 @@ class StreamWireTest {
         .addResources(wrapped)
         .build());
     server().awaitAck(CLUSTER_TYPE_URL, "7", WAIT);
-    Await.until("wrapped cluster delivered", () -> !watcher.updates().isEmpty());
+    Poll.until("wrapped cluster delivered", () -> !watcher.updates().isEmpty());
     assertThat(watcher.updates()).containsExactly(new TestCluster("a", "wrapped"));
   }
 
@@ -161,7 +162,7 @@ class StreamWireTest {
       release.countDown();
     }
     server().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
-    Await.until("v2 delivered", () -> watcher.updates().size() == 2); // flow control resumed
+    Poll.until("v2 delivered", () -> watcher.updates().size() == 2); // flow control resumed
   }
 
   private static ClientInterceptor countingRequests(AtomicInteger requested) {

@@ -8,7 +8,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
-import io.jxds.api.decode.XdsResourceException;
+import io.jxds.api.XdsResourceException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +32,8 @@ final class TestTypes {
           c -> {
             if (!c.getEdsClusterConfig().getEdsConfig().hasAds() && !c.getEdsClusterConfig().getEdsConfig().hasSelf()) {
               throw new XdsResourceException(
-                  c.getName(), "cluster \"" + c.getName() + "\": eds_cluster_config.eds_config must be ads or self, got path");
+                  c.getName(), "cluster \"" + c
+                      .getName() + "\": eds_cluster_config.eds_config must be ads or self, got path");
             }
             return new TestCluster(c.getName(), c.getEdsClusterConfig().getServiceName());
           });

@@ -8,6 +8,7 @@ import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.client.bootstrap.BootstrapLoader;
 import io.jxds.testing.FakeAdsServerExtension;
 import io.jxds.testing.FakeClock;
+import io.jxds.testing.Poll;
 import io.jxds.testing.TestRandom;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
@@ -57,12 +58,12 @@ class XdsClientPoolBootstrapTest {
       RecordingWatcher<TestCluster> ghost = new RecordingWatcher<>();
       lease.client().watch(TestTypes.CLUSTER, "ghost", ghost, Runnable::run);
       ads.server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-      Await.until("timer armed", () -> clock.numPendingTasks() == 1);
+      Poll.until("timer armed", () -> clock.numPendingTasks() == 1);
       clock.forwardTime(1999, TimeUnit.MILLISECONDS);
       assertThat(ghost.events()).isEmpty();
       clock.forwardTime(1, TimeUnit.MILLISECONDS);
       // The timer hands over to the client's sync context, which a transport thread may be draining.
-      Await.until("does not exist", () -> !ghost.events().isEmpty());
+      Poll.until("does not exist", () -> !ghost.events().isEmpty());
       assertThat(ghost.events()).containsExactly(new DoesNotExist("ghost"));
     } finally {
       pool.closeAll();

@@ -13,6 +13,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.jxds.api.WatchHandle;
 import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.client.bootstrap.BootstrapLoader;
+import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -78,7 +79,7 @@ class XdsClientPoolSharingTest {
     XdsClientPool.Lease lease = pool.acquire();
     RecordingWatcher<TestCluster> first = new RecordingWatcher<>();
     WatchHandle handle = lease.client().watch(TestTypes.CLUSTER, "payments", first, Runnable::run);
-    Await.until("cluster", () -> first.updates().size() == 1);
+    Poll.until("cluster", () -> first.updates().size() == 1);
     handle.cancel();
     lease.close(); // count zero: retained for 5 minutes
 
@@ -88,7 +89,7 @@ class XdsClientPoolSharingTest {
     again.client().watch(TestTypes.CLUSTER, "payments", second, Runnable::run);
     // From the cache, without a round trip (watch() hands over to the client's sync context, which
     // another thread may be draining, so allow it a moment).
-    Await.until("cached value", java.time.Duration.ofSeconds(5), () -> second.updates().size() == 1);
+    Poll.until("cached value", java.time.Duration.ofSeconds(5), () -> second.updates().size() == 1);
     assertThat(second.updates()).containsExactly(new TestCluster("payments", ""));
     assertThat(streamsOpened.get()).isEqualTo(1);
     again.close();

@@ -3,6 +3,7 @@ package io.jxds.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jxds.api.XdsClient;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.BootstrapLoader;
 import io.jxds.testing.FakeClock;
@@ -81,6 +82,39 @@ class XdsClientPoolTest {
     lease.close();
     assertThat(client.isClosed()).isTrue();
     assertThat(pool.size()).isZero();
+  }
+
+  @Test
+  void closingThePooledClientItselfIsRefusedAndLeavesItOpenForOtherLeases() throws Exception {
+    bootstrap("a", "{\"client_retention\":\"0s\"}");
+    XdsClientPool.Lease lease = pool.acquire();
+    XdsClient shared = lease.client();
+
+    assertThatThrownBy(shared::close)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("XdsClientPool.Lease");
+    assertThat(((DefaultXdsClient) shared).isClosed()).isFalse();
+    assertThat(pool.size()).isEqualTo(1);
+
+    lease.close(); // the last lease: with zero retention the pool closes the client
+    assertThat(((DefaultXdsClient) shared).isClosed()).isTrue();
+  }
+
+  @Test
+  void theLeaseIsAnXdsClientThatReleasesOnCloseAndRefusesWatchesAfter() throws Exception {
+    bootstrap("a", "{\"client_retention\":\"0s\"}");
+    DefaultXdsClient shared;
+    XdsClient leased;
+    try (XdsClientPool.Lease lease = pool.acquire()) {
+      leased = lease;
+      shared = (DefaultXdsClient) lease.client();
+      assertThat(lease.status().nodeId()).isEqualTo("a");
+    }
+
+    assertThat(shared.isClosed()).isTrue();
+    assertThatThrownBy(() -> leased.watch(TestTypes.CLUSTER, "c", new RecordingWatcher<>(), Runnable::run))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Lease is closed");
   }
 
   @Test

@@ -85,13 +85,16 @@ class ModelTest {
     EndpointsUpdate u =
         new EndpointsUpdate(
             "e",
-            List.of(new Locality(LocalityId.EMPTY, 0, 1, List.of()), new Locality(new LocalityId("a", "", ""), 2, 1, List.of())),
+            List.of(new Locality(LocalityId.EMPTY, 0, 1, List.of()), new Locality(new LocalityId("a", "", ""), 2, 1,
+                List.of())),
             List.of(),
             140);
     assertThat(u.priorityCount()).isEqualTo(3);
     assertThat(new EndpointsUpdate("e", List.of(), List.of(), 0).priorityCount()).isZero();
-    assertThatThrownBy(() -> new EndpointsUpdate("", List.of(), List.of(), 140)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new EndpointsUpdate("e", List.of(), List.of(), -1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new EndpointsUpdate("", List.of(), List.of(), 140))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new EndpointsUpdate("e", List.of(), List.of(), -1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -19,7 +19,9 @@ import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -117,10 +119,14 @@ class XdsClusterEndToEndTest {
     awaitCalls(channel, 10, 10_000, w -> w.containsKey("x") && w.containsKey("y"));
     List<Status> closed = new CopyOnWriteArrayList<>();
     List<ClientCall<byte[], byte[]>> held = new ArrayList<>();
-    while (x.heldStreams() == 0) { // round robin: one of the first two lands on x
+    // Round robin: one of the first two streams lands on x.
+    Poll.until(() -> "a stream held on x after " + held.size() + " tries", Duration.ofSeconds(10), () -> {
+      if (x.heldStreams() > 0) {
+        return true;
+      }
       held.add(Backends.hold(channel, closed));
-      Thread.sleep(20);
-    }
+      return false;
+    });
 
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", y.port(), HEALTHY))
@@ -129,10 +135,10 @@ class XdsClusterEndToEndTest {
     awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("y", 0) == 20);
     x.releaseHeld(1);
     y.releaseHeld(y.heldStreams());
-    awaitSize(closed, held.size());
+    Poll.until("closed reaches " + held.size(), () -> closed.size() >= held.size());
     assertThat(closed).allMatch(Status::isOk);
     // grpc-java closes a removed subchannel's connection a few seconds later.
-    awaitTrue(() -> x.connectionsClosed() == x.connectionsOpened(), 15_000, "x's connection closes");
+    Poll.until("x's connection closes", Duration.ofSeconds(15), () -> x.connectionsClosed() == x.connectionsOpened());
   }
 
   @Test
@@ -167,7 +173,7 @@ class XdsClusterEndToEndTest {
 
     ads.setClusters();
 
-    awaitTrue(() -> Backends.call(channel).equals(FAILED), 10_000, "RPCs fail after the deletion");
+    Poll.until("RPCs fail after the deletion", Duration.ofSeconds(10), () -> Backends.call(channel).equals(FAILED));
     Status status = Backends.failure(channel);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments does not exist");
@@ -188,9 +194,10 @@ class XdsClusterEndToEndTest {
 
     assertShare(split, FAILED, 25.0);
     List<Status> failures = new ArrayList<>();
-    while (failures.size() < 20) {
+    for (int i = 0; i < 2_000 && failures.size() < 20; i++) { // 25 % drops: ~80 calls expected
       Backends.outcome(channel).ifPresent(failures::add);
     }
+    assertThat(failures).hasSize(20);
     assertThat(failures).allSatisfy(s -> {
       assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
       assertThat(s.getDescription()).isEqualTo("dropped by load balancer: category throttle");
@@ -211,7 +218,8 @@ class XdsClusterEndToEndTest {
       int closedBefore = closed.size();
       Backends.hold(channel, closed);
       // Each stream is confirmed open at the server, or refused, before the next one.
-      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream " + i + " settles");
+      Poll.until("stream " + i + " settles", Duration.ofSeconds(5),
+          () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
 
     assertThat(a.heldStreams()).isEqualTo(10);
@@ -222,12 +230,13 @@ class XdsClusterEndToEndTest {
     });
 
     a.releaseHeld(3);
-    awaitSize(closed, 43);
+    Poll.until("43 closed streams", () -> closed.size() >= 43);
     for (int i = 0; i < 5; i++) {
       int closedBefore = closed.size();
       int heldBefore = a.heldStreams();
       Backends.hold(channel, closed);
-      awaitTrue(() -> a.heldStreams() > heldBefore || closed.size() > closedBefore, 5_000, "stream settles");
+      Poll.until("stream settles", Duration.ofSeconds(5),
+          () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
     assertThat(a.heldStreams()).isEqualTo(10);
     assertThat(closed).hasSize(45);
@@ -272,13 +281,24 @@ class XdsClusterEndToEndTest {
     Backend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
-    Map<String, ?> serviceConfig = Map.of("loadBalancingConfig",
-        List.of(Map.of("xds_cluster", Map.of("cluster", "payments", "failoverTimeout", "2s"))));
     // The DNS resolver's address for this target is ignored: the control plane decides.
     ManagedChannel channel = track(Grpc.newChannelBuilder("dns:///127.0.0.1:9", InsecureChannelCredentials.create())
-        .defaultServiceConfig(serviceConfig)
+        .defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments"))
         .disableServiceConfigLookUp()
         .build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
+  void targetHelperNamesTheCluster() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("pay ments").build());
+    ads.setEndpoints(XdsResources.endpoints("pay ments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build());
+    ManagedChannel channel = track(
+        Grpc.newChannelBuilder(XdsClusterPolicy.target("pay ments"), InsecureChannelCredentials.create()).build());
 
     awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
   }
@@ -291,7 +311,8 @@ class XdsClusterEndToEndTest {
     ads.setEndpoints(oneEndpoint(a).build());
     try (DefaultXdsClient client =
         XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials.create()).build()) {
-      ManagedChannel channel = track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create())
+      ManagedChannel channel = track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials
+          .create())
           .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
           .build());
 
@@ -368,20 +389,5 @@ class XdsClusterEndToEndTest {
     int total = split.values().stream().mapToInt(Integer::intValue).sum();
     double share = 100.0 * split.getOrDefault(name, 0) / total;
     assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
-  }
-
-  private static void awaitSize(List<?> list, int size) throws InterruptedException {
-    awaitTrue(() -> list.size() >= size, 10_000, "list reaches " + size);
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition, long millis, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting until " + what);
-      }
-      Thread.sleep(10);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.jxds.balancer.testing;
 
+import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -10,7 +11,6 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.Attributes;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
@@ -228,7 +228,8 @@ public final class Backends implements AutoCloseable {
   /** One unary RPC: empty when it succeeded, else its status. */
   public static java.util.Optional<Status> outcome(Channel channel) {
     try {
-      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
+      ClientCalls.blockingUnaryCall(channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS),
+          new byte[0]);
       return java.util.Optional.empty();
     } catch (StatusRuntimeException e) {
       return java.util.Optional.of(e.getStatus());

@@ -3,7 +3,7 @@ package io.jxds.balancer.testing;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LocalityId;
-import io.jxds.balancer.locality.LocalityConfig;
+import io.jxds.balancer.internal.locality.LocalityConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,5 +1,6 @@
 package io.jxds.client.bootstrap;
 
+import io.jxds.client.internal.bootstrap.BootstrapParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

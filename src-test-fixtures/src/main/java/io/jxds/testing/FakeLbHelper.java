@@ -1,0 +1,342 @@
+package io.jxds.testing;
+
+import io.grpc.Attributes;
+import io.grpc.CallOptions;
+import io.grpc.ChannelLogger;
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.LoadBalancer.CreateSubchannelArgs;
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.Subchannel;
+import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.LoadBalancer.SubchannelStateListener;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link LoadBalancer.Helper} for unit tests of load-balancing policies and for benchmarks of
+ * them: records the subchannels a balancer creates and the states it pushes, lets the test drive
+ * each subchannel's state, and runs timers on a {@link FakeClock} through a real
+ * {@link SynchronizationContext}. Any exception thrown inside the context fails the test at the
+ * next {@link #run} or {@link #forward}.
+ *
+ * <p>{@link #forBenchmarks} keeps no history (a benchmark creates millions of subchannels): only the
+ * live count, the last state and picker, and the subchannels {@link #readyAll()} has still to
+ * report READY.
+ */
+public final class FakeLbHelper extends LoadBalancer.Helper {
+  /** The clock behind {@link #getScheduledExecutorService()}. */
+  public final FakeClock clock = new FakeClock();
+  private final List<Throwable> uncaught = new ArrayList<>();
+  private final SynchronizationContext syncContext =
+      new SynchronizationContext((thread, error) -> uncaught.add(error));
+  /** Every subchannel ever created, in creation order (empty for {@link #forBenchmarks}). */
+  public final List<FakeSubchannel> subchannels = new ArrayList<>();
+  /** Every (state, picker) pushed, in order (empty for {@link #forBenchmarks}). */
+  public final List<Update> updates = new ArrayList<>();
+  private final boolean history;
+  private final boolean readyOnStart;
+  private final List<FakeSubchannel> waiting = new ArrayList<>();
+  private int live;
+  private volatile ConnectivityState state;
+  private volatile SubchannelPicker picker;
+  private volatile long pickerUpdates;
+
+  /** A helper that records everything; subchannels stay idle until the test sets their state. */
+  public FakeLbHelper() {
+    this(true, false);
+  }
+
+  private FakeLbHelper(boolean history, boolean readyOnStart) {
+    this.history = history;
+    this.readyOnStart = readyOnStart;
+  }
+
+  /**
+   * A helper that keeps no history. With {@code readyOnStart}, every subchannel reports READY right
+   * after {@code start}, through the context as a channel would (after the task that started it),
+   * so one update measured from outside ends with the picker that serves every new endpoint;
+   * without it, subchannels wait for {@link #readyAll()}.
+   */
+  public static FakeLbHelper forBenchmarks(boolean readyOnStart) {
+    return new FakeLbHelper(false, readyOnStart);
+  }
+
+  /** One {@code updateBalancingState} call. */
+  public record Update(ConnectivityState state, SubchannelPicker picker) {}
+
+  /** Runs {@code task} in the synchronization context, then rethrows anything it threw. */
+  public void run(Runnable task) {
+    syncContext.execute(task);
+    rethrow();
+  }
+
+  /** Moves the fake clock forward (timers run in the context). */
+  public void forward(long amount, TimeUnit unit) {
+    clock.forwardTime(amount, unit);
+    rethrow();
+  }
+
+  private void rethrow() {
+    if (!uncaught.isEmpty()) {
+      Throwable t = uncaught.remove(0);
+      throw new AssertionError("exception in the SynchronizationContext", t);
+    }
+  }
+
+  /** The last state pushed, or null. */
+  public ConnectivityState state() {
+    return state;
+  }
+
+  /** The last picker pushed, or null. */
+  public SubchannelPicker picker() {
+    return picker;
+  }
+
+  /** How many times the balancer called {@link #updateBalancingState}. */
+  public long pickerUpdates() {
+    return pickerUpdates;
+  }
+
+  /** Subchannels created and not shut down. */
+  public int subchannelCount() {
+    return live;
+  }
+
+  /** Reports READY, in the context, for every started subchannel that has not been READY yet. */
+  public void readyAll() {
+    run(() -> {
+      List<FakeSubchannel> now = new ArrayList<>(waiting);
+      waiting.clear();
+      for (FakeSubchannel s : now) {
+        if (!s.shutdown && !s.ready) {
+          if (s.listener == null) {
+            waiting.add(s); // not started yet: the next readyAll() gets it
+          } else {
+            s.ready = true;
+            s.listener.onSubchannelState(ConnectivityStateInfo.forNonError(ConnectivityState.READY));
+          }
+        }
+      }
+    });
+  }
+
+  /** The last created, not shut down subchannel for {@code address}, or null. */
+  public FakeSubchannel subchannel(InetSocketAddress address) {
+    for (int i = subchannels.size() - 1; i >= 0; i--) {
+      FakeSubchannel s = subchannels.get(i);
+      if (s.address().equals(address) && !s.isShutdown()) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /** Live subchannels (not shut down), in creation order. */
+  public List<FakeSubchannel> liveSubchannels() {
+    List<FakeSubchannel> live = new ArrayList<>();
+    for (FakeSubchannel s : subchannels) {
+      if (!s.isShutdown()) {
+        live.add(s);
+      }
+    }
+    return live;
+  }
+
+  /** Picks once with the current picker. */
+  public PickResult pick() {
+    return picker().pickSubchannel(ARGS);
+  }
+
+  /** Picks {@code n} times and counts picks per address. */
+  public Map<SocketAddress, Integer> pickCounts(int n) {
+    SubchannelPicker p = picker();
+    Map<SocketAddress, Integer> counts = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      PickResult result = p.pickSubchannel(ARGS);
+      counts.merge(((FakeSubchannel) result.getSubchannel()).address(), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /** Arguments for picks; the balancers under test never read them. */
+  public static final PickSubchannelArgs ARGS = new PickSubchannelArgs() {
+    @Override
+    public CallOptions getCallOptions() {
+      return CallOptions.DEFAULT;
+    }
+
+    @Override
+    public Metadata getHeaders() {
+      return new Metadata();
+    }
+
+    @Override
+    public MethodDescriptor<?, ?> getMethodDescriptor() {
+      return null;
+    }
+  };
+
+  @Override
+  public Subchannel createSubchannel(CreateSubchannelArgs args) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    FakeSubchannel subchannel = new FakeSubchannel(args.getAddresses());
+    if (history) {
+      subchannels.add(subchannel);
+    }
+    if (!readyOnStart) {
+      waiting.add(subchannel);
+    }
+    live++;
+    return subchannel;
+  }
+
+  @Override
+  public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    if (history) {
+      updates.add(new Update(newState, newPicker));
+    }
+    state = newState;
+    picker = newPicker;
+    pickerUpdates++;
+  }
+
+  @Override
+  public SynchronizationContext getSynchronizationContext() {
+    return syncContext;
+  }
+
+  @Override
+  public ScheduledExecutorService getScheduledExecutorService() {
+    return clock;
+  }
+
+  @Override
+  public ChannelLogger getChannelLogger() {
+    return NO_LOG;
+  }
+
+  private static final ChannelLogger NO_LOG = new ChannelLogger() {
+    @Override
+    public void log(ChannelLogLevel level, String message) {}
+
+    @Override
+    public void log(ChannelLogLevel level, String messageFormat, Object... args) {}
+  };
+
+  @Override
+  public ManagedChannel createOobChannel(EquivalentAddressGroup eag, String authority) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public String getAuthority() {
+    return "fake-authority";
+  }
+
+  /** A subchannel whose state the test sets. */
+  public final class FakeSubchannel extends Subchannel {
+    private final List<EquivalentAddressGroup> addresses;
+    private SubchannelStateListener listener;
+    private boolean shutdown;
+    private boolean ready;
+    private int connectionRequests;
+
+    FakeSubchannel(List<EquivalentAddressGroup> addresses) {
+      this.addresses = addresses;
+    }
+
+    public InetSocketAddress address() {
+      return (InetSocketAddress) addresses.get(0).getAddresses().get(0);
+    }
+
+    public boolean isShutdown() {
+      return shutdown;
+    }
+
+    public int connectionRequests() {
+      return connectionRequests;
+    }
+
+    /** Reports a new state to the balancer, in the synchronization context. */
+    public void setState(ConnectivityState state) {
+      ready = state == ConnectivityState.READY;
+      if (state == ConnectivityState.TRANSIENT_FAILURE) {
+        fail(Status.UNAVAILABLE.withDescription("connection refused: " + address()));
+      } else {
+        report(ConnectivityStateInfo.forNonError(state));
+      }
+    }
+
+    /** Reports TRANSIENT_FAILURE with {@code status}. */
+    public void fail(Status status) {
+      ready = false;
+      report(ConnectivityStateInfo.forTransientFailure(status));
+    }
+
+    private void report(ConnectivityStateInfo info) {
+      run(() -> {
+        if (listener != null) {
+          listener.onSubchannelState(info);
+        }
+      });
+    }
+
+    @Override
+    public void start(SubchannelStateListener listener) {
+      this.listener = listener;
+      if (readyOnStart) {
+        syncContext.execute(() -> {
+          if (!shutdown && !ready) {
+            ready = true;
+            listener.onSubchannelState(ConnectivityStateInfo.forNonError(ConnectivityState.READY));
+          }
+        });
+      }
+    }
+
+    @Override
+    public void shutdown() {
+      if (!shutdown) {
+        shutdown = true;
+        live--;
+      }
+    }
+
+    @Override
+    public void requestConnection() {
+      connectionRequests++;
+    }
+
+    @Override
+    public List<EquivalentAddressGroup> getAllAddresses() {
+      return addresses;
+    }
+
+    @Override
+    public Attributes getAttributes() {
+      return Attributes.EMPTY;
+    }
+
+    @Override
+    public String toString() {
+      return "FakeSubchannel{" + address() + (shutdown ? ", shut down" : "") + "}";
+    }
+  }
+}

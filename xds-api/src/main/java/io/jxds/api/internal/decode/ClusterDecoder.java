@@ -1,0 +1,190 @@
+package io.jxds.api.internal.decode;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.ConfigSource;
+import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
+import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.api.model.LbPolicy;
+import io.jxds.api.model.UpstreamTlsSettings;
+import java.util.Optional;
+
+/**
+ * Validates an envoy v3 {@code Cluster} into a {@link ClusterUpdate}.
+ *
+ * <p>Rules (a broken rule is a NACK naming the cluster, the field and the value):
+ *
+ * <ul>
+ *   <li>{@code name} non-empty; {@code type} EDS (jxds supports no other discovery type);
+ *   <li>{@code eds_cluster_config.eds_config} is {@code ads} or {@code self};
+ *       {@code service_name} defaults to the cluster name;
+ *   <li>{@code load_balancing_policy} (gRFC A52), when set, overrides {@code lb_policy}: see
+ *       {@link LbPolicyRules};
+ *   <li>{@code transport_socket_matches} empty; {@code transport_socket} absent or TLS with an
+ *       {@code UpstreamTlsContext} (see {@link UpstreamTlsRules});
+ *   <li>{@code lrs_server}, when set, is {@code self} and turns load reporting on;
+ *   <li>circuit breakers (gRFC A32): the first threshold of priority DEFAULT gives
+ *       {@code max_requests}, read as unsigned; otherwise 1024.
+ * </ul>
+ */
+public final class ClusterDecoder {
+  static final String KIND = "cluster";
+
+  private ClusterDecoder() {}
+
+  /**
+   * Validates {@code cluster}; every rule broken names the cluster, the field and the value.
+   *
+   * @throws XdsResourceException whatever is wrong with the input; never an unchecked exception
+   */
+  public static ClusterUpdate decode(Cluster cluster) throws XdsResourceException {
+    String name = "";
+    try {
+      name = cluster.getName();
+      return decodeChecked(cluster, name);
+    } catch (RuntimeException e) {
+      throw Nack.unexpected(KIND, name, e);
+    }
+  }
+
+  private static ClusterUpdate decodeChecked(Cluster cluster, String name) throws XdsResourceException {
+    if (name.isEmpty()) {
+      throw Nack.of(KIND, name, "name must not be empty", "\"\"");
+    }
+    checkDiscoveryType(cluster, name);
+    String edsServiceName = edsServiceName(cluster, name);
+    LbPolicy lbPolicy = LbPolicyRules.lbPolicy(cluster, name);
+    boolean lrsEnabled = lrsEnabled(cluster, name);
+    long maxRequests = maxConcurrentRequests(cluster);
+    if (cluster.getTransportSocketMatchesCount() > 0) {
+      throw Nack.of(
+          KIND,
+          name,
+          "transport_socket_matches must be empty",
+          cluster.getTransportSocketMatchesCount() + " entries");
+    }
+    Optional<UpstreamTlsSettings> tls = UpstreamTlsRules.upstreamTls(cluster, name);
+    return new ClusterUpdate(name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls);
+  }
+
+  private static void checkDiscoveryType(Cluster cluster, String name) throws XdsResourceException {
+    switch (cluster.getClusterDiscoveryTypeCase()) {
+      case TYPE:
+        if (cluster.getTypeValue() != Cluster.DiscoveryType.EDS_VALUE) {
+          throw Nack.of(KIND, name, "type must be EDS", enumName(cluster.getType(), cluster.getTypeValue()));
+        }
+        return;
+      case CLUSTER_TYPE:
+        throw Nack.of(
+            KIND, name, "type must be EDS", "cluster_type " + Nack.quote(cluster.getClusterType().getName()));
+      default:
+        // proto3: an unset type reads as STATIC, envoy's default.
+        throw Nack.of(KIND, name, "type must be EDS", "unset (STATIC)");
+    }
+  }
+
+  private static String edsServiceName(Cluster cluster, String name) throws XdsResourceException {
+    Cluster.EdsClusterConfig eds = cluster.getEdsClusterConfig();
+    ConfigSource source = eds.getEdsConfig();
+    switch (source.getConfigSourceSpecifierCase()) {
+      case ADS:
+      case SELF:
+        break;
+      default:
+        throw Nack.of(
+            KIND, name, "eds_cluster_config.eds_config must be ads or self", configSourceKind(source));
+    }
+    String serviceName = eds.getServiceName();
+    // Seed behaviour (grpc-java): an empty service_name means "watch the cluster's own name".
+    return serviceName.isEmpty() ? name : serviceName;
+  }
+
+  private static boolean lrsEnabled(Cluster cluster, String name) throws XdsResourceException {
+    if (!cluster.hasLrsServer()) {
+      return false;
+    }
+    ConfigSource lrs = cluster.getLrsServer();
+    if (!lrs.hasSelf()) {
+      throw Nack.of(KIND, name, "lrs_server must be self", configSourceKind(lrs));
+    }
+    return true;
+  }
+
+  /** gRFC A32: the first DEFAULT-priority threshold's max_requests, unsigned; 1024 when absent. */
+  private static long maxConcurrentRequests(Cluster cluster) {
+    for (CircuitBreakers.Thresholds t : cluster.getCircuitBreakers().getThresholdsList()) {
+      if (t.getPriorityValue() == RoutingPriority.DEFAULT_VALUE) {
+        return t.hasMaxRequests()
+            ? Integer.toUnsignedLong(t.getMaxRequests().getValue())
+            : ClusterUpdate.DEFAULT_MAX_CONCURRENT_REQUESTS;
+      }
+    }
+    return ClusterUpdate.DEFAULT_MAX_CONCURRENT_REQUESTS;
+  }
+
+  static String configSourceKind(ConfigSource source) {
+    switch (source.getConfigSourceSpecifierCase()) {
+      case PATH:
+        return "path";
+      case PATH_CONFIG_SOURCE:
+        return "path_config_source";
+      case API_CONFIG_SOURCE:
+        return "api_config_source";
+      case ADS:
+        return "ads";
+      case SELF:
+        return "self";
+      default:
+        return "unset";
+    }
+  }
+
+  static String enumName(Enum<?> value, int number) {
+    return value.name().equals("UNRECOGNIZED") ? String.valueOf(number) : value.name();
+  }
+
+  /** {@code transport_socket} rules, kept apart because TLS will grow (SDS, SAN matching). */
+  static final class UpstreamTlsRules {
+    static final String TLS_SOCKET = "envoy.transport_sockets.tls";
+    static final String UPSTREAM_TLS_TYPE_URL =
+        "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
+
+    private UpstreamTlsRules() {}
+
+    static Optional<UpstreamTlsSettings> upstreamTls(Cluster cluster, String name)
+        throws XdsResourceException {
+      if (!cluster.hasTransportSocket()) {
+        return Optional.empty();
+      }
+      TransportSocket socket = cluster.getTransportSocket();
+      if (!TLS_SOCKET.equals(socket.getName())) {
+        throw Nack.of(KIND, name, "transport_socket.name must be " + TLS_SOCKET, Nack.quote(socket.getName()));
+      }
+      if (!socket.hasTypedConfig()) {
+        throw Nack.of(KIND, name, "transport_socket.typed_config must be an UpstreamTlsContext", "unset");
+      }
+      Any config = socket.getTypedConfig();
+      if (!UPSTREAM_TLS_TYPE_URL.equals(config.getTypeUrl())) {
+        throw Nack.of(
+            KIND, name, "transport_socket.typed_config must be an UpstreamTlsContext", Nack.quote(config.getTypeUrl()));
+      }
+      UpstreamTlsContext context;
+      try {
+        context = UpstreamTlsContext.parseFrom(config.getValue());
+      } catch (InvalidProtocolBufferException e) {
+        throw new XdsResourceException(
+            name,
+            "cluster " + Nack.quote(name)
+                + ": transport_socket.typed_config must be an UpstreamTlsContext, got bytes that do not parse: "
+                + e.getMessage(),
+            e);
+      }
+      return Optional.of(new UpstreamTlsSettings(context.getSni(), ValidationContextNames.of(context)));
+    }
+  }
+}

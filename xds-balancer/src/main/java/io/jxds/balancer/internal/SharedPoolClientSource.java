@@ -1,0 +1,39 @@
+package io.jxds.balancer.internal;
+
+import io.jxds.api.XdsClient;
+import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.client.XdsClientPool;
+import io.jxds.client.bootstrap.BootstrapException;
+
+/**
+ * Leases clients from {@link XdsClientPool#shared()}, which reads the bootstrap on every
+ * acquisition: a channel created after the bootstrap changed gets a client for it.
+ */
+final class SharedPoolClientSource implements PooledClientSource {
+  static final SharedPoolClientSource INSTANCE = new SharedPoolClientSource();
+
+  private SharedPoolClientSource() {}
+
+  @Override
+  public XdsClientLease acquire() {
+    XdsClientPool.Lease lease;
+    try {
+      lease = XdsClientPool.shared().acquire();
+    } catch (BootstrapException e) {
+      throw new IllegalStateException(e.getMessage()
+          + "; or hand a client in with XdsClusterPolicy.XDS_CLIENT_ARG ("
+          + XdsClusterPolicy.class.getName() + ")", e);
+    }
+    return new XdsClientLease() {
+      @Override
+      public XdsClient client() {
+        return lease.client();
+      }
+
+      @Override
+      public void release() {
+        lease.close();
+      }
+    };
+  }
+}

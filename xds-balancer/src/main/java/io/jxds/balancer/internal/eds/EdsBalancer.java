@@ -1,0 +1,258 @@
+package io.jxds.balancer.internal.eds;
+
+import io.grpc.ConnectivityState;
+import io.grpc.LoadBalancer;
+import io.grpc.Status;
+import io.grpc.util.ForwardingLoadBalancerHelper;
+import io.jxds.api.ResourceStatus;
+import io.jxds.api.ResourceTypes;
+import io.jxds.api.ResourceWatcher;
+import io.jxds.api.WatchHandle;
+import io.jxds.api.XdsClient;
+import io.jxds.api.model.DropOverload;
+import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
+import io.jxds.balancer.internal.priority.PriorityBalancer;
+import io.jxds.balancer.internal.priority.PriorityConfig;
+import java.util.List;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The EDS layer of one cluster: watches its ClusterLoadAssignment, feeds the priorities to a
+ * {@link PriorityBalancer}, and wraps the priority tree's picker with drops and circuit breaking
+ * ({@link ClusterRequestPicker}).
+ *
+ * <ul>
+ *   <li>Weight-0 localities never reach here (the decoder drops them); localities without a
+ *       HEALTHY or UNKNOWN endpoint and priorities left empty drop out, the rest keep their order
+ *       ({@link EdsPriorities#of}).
+ *   <li>No usable endpoint at all: TRANSIENT_FAILURE "cluster X has no usable endpoints", and the
+ *       priority tree is closed with its connections (fail fast: do not keep routing to
+ *       endpoints the control plane took away); a later update brings it back.
+ *   <li>The assignment does not exist: TRANSIENT_FAILURE naming it.
+ *   <li>An error before any data: TRANSIENT_FAILURE with it; with data: keep serving.
+ * </ul>
+ *
+ * <p>Config: {@link EdsConfig}; a changed EDS service name re-watches, a changed
+ * {@code maxConcurrentRequests} only rebuilds the picker.
+ */
+public final class EdsBalancer extends LoadBalancer {
+  private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
+
+  private final Helper helper;
+  private final XdsClient xdsClient;
+  private final RandomGenerator pickRandom;
+  private final RandomGenerator treeRandom;
+  private final DropStats dropStats = new DropStats();
+  private EdsConfig config;
+  private WatchHandle watch;
+  private EndpointsUpdate endpoints;
+  private PriorityBalancer priorities;
+  private ConnectivityState childState;
+  private SubchannelPicker childPicker;
+  private boolean shutdown;
+  /** Pickers handed to the channel so far: one update must not hand over two. */
+  private long published;
+
+  /**
+   * @param pickRandom draws drops on RPC threads: must be thread-safe
+   * @param treeRandom seeds the priority tree's pickers, on the SynchronizationContext
+   */
+  public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
+    this.helper = helper;
+    this.xdsClient = xdsClient;
+    this.pickRandom = pickRandom;
+    this.treeRandom = treeRandom;
+  }
+
+  /** A balancer with production randomness. */
+  public EdsBalancer(Helper helper, XdsClient xdsClient) {
+    this(helper, xdsClient, ThreadLocalRandomGenerator.INSTANCE, RandomGenerator.getDefault());
+  }
+
+  @Override
+  public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
+    if (!(lbConfig instanceof EdsConfig newConfig)) {
+      return Status.INVALID_ARGUMENT.withDescription("EDS balancer: expected an EdsConfig, got " + lbConfig);
+    }
+    if (shutdown || newConfig.equals(config)) {
+      return Status.OK;
+    }
+    EdsConfig old = config;
+    config = newConfig;
+    if (old == null || !old.edsServiceName().equals(newConfig.edsServiceName())) {
+      if (watch != null) {
+        // The old assignment keeps serving until the new one arrives: no gap for RPCs.
+        watch.cancel();
+        logger.info("cluster {}: EDS service name changed from {} to {}",
+            newConfig.cluster(), old.edsServiceName(), newConfig.edsServiceName());
+      } else {
+        helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
+      }
+      watch = xdsClient.watchEndpoints(
+          newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
+          helper.getSynchronizationContext());
+    } else if (endpoints != null) {
+      applyEndpoints(); // new timers or a new request limit
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public void handleNameResolutionError(Status error) {
+    // Resolver addresses mean nothing here; the control plane decides.
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    if (watch != null) {
+      watch.cancel();
+      watch = null;
+    }
+    closePriorities();
+  }
+
+  private void onEndpoints(String serviceName, EndpointsUpdate update) {
+    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+      return; // a late callback of a watch already replaced
+    }
+    endpoints = update;
+    applyEndpoints();
+  }
+
+  private void applyEndpoints() {
+    List<LocalityGroup> groups = EdsPriorities.of(endpoints);
+    if (groups.isEmpty()) {
+      if (priorities != null) {
+        logger.warn("cluster {}: no usable endpoints left in {}", config.cluster(), config.edsServiceName());
+      }
+      closePriorities();
+      fail("cluster " + config.cluster() + " has no usable endpoints");
+      return;
+    }
+    if (priorities == null) {
+      ChildHelper childHelper = new ChildHelper();
+      priorities = new PriorityBalancer(childHelper, treeRandom);
+      childHelper.owner = priorities;
+    }
+    long publishedBefore = published;
+    priorities.acceptConfig(
+        new PriorityConfig(config.cluster(), groups, config.failoverTimeout(), config.childRetention()));
+    if (childState != null && published == publishedBefore) {
+      publish(); // drops or the request limit changed, but the tree had nothing new to report
+    }
+  }
+
+  private void onDoesNotExist(String serviceName) {
+    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+      return;
+    }
+    endpoints = null;
+    closePriorities();
+    fail("cluster " + config.cluster() + ": endpoints " + serviceName + " do not exist"
+        + absenceReason(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName)
+        + " (node id " + xdsClient.status().nodeId() + ")");
+  }
+
+  /**
+   * Why the client holds {@code name} absent ({@code ": deleted by the control plane"}, or a
+   * timeout that names a control plane holding its whole response back), or nothing when it does
+   * not say: an operator reading the RPC's error should not need the client's logs.
+   */
+  public static String absenceReason(XdsClient client, String typeUrl, String name) {
+    return client.status().resource(typeUrl, name)
+        .flatMap(ResourceStatus::lastError)
+        .map(why -> ": " + why)
+        .orElse("");
+  }
+
+  private void onError(String serviceName, Status error) {
+    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+      return;
+    }
+    if (endpoints == null) {
+      helper.updateBalancingState(
+          ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
+    } else {
+      logger.debug("cluster {}: {} (still serving the last good endpoints)", config.cluster(), error.getDescription());
+    }
+  }
+
+  private void publish() {
+    published++;
+    List<DropOverload> drops = endpoints == null ? List.of() : endpoints.dropOverloads();
+    helper.updateBalancingState(childState, new ClusterRequestPicker(
+        config.cluster(),
+        childPicker,
+        drops,
+        dropStats,
+        InFlightRequests.of(config.cluster(), config.edsServiceName()),
+        config.maxConcurrentRequests(),
+        pickRandom));
+  }
+
+  private void fail(String description) {
+    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
+        .withDescription(description)));
+  }
+
+  private void closePriorities() {
+    if (priorities != null) {
+      priorities.shutdown();
+      priorities = null;
+    }
+    childState = null;
+    childPicker = null;
+  }
+
+  /** Drops and circuit breaking wrap whatever the priority tree reports. */
+  private final class ChildHelper extends ForwardingLoadBalancerHelper {
+    /** The tree this helper belongs to: a closed tree's late reports are ignored. */
+    private PriorityBalancer owner;
+
+    @Override
+    protected Helper delegate() {
+      return helper;
+    }
+
+    @Override
+    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
+      if (shutdown || owner == null || owner != priorities) {
+        return;
+      }
+      childState = newState;
+      childPicker = newPicker;
+      publish();
+    }
+  }
+
+  private final class EndpointsWatcher implements ResourceWatcher<EndpointsUpdate> {
+    private final String serviceName;
+
+    EndpointsWatcher(String serviceName) {
+      this.serviceName = serviceName;
+    }
+
+    @Override
+    public void onUpdate(EndpointsUpdate value) {
+      onEndpoints(serviceName, value);
+    }
+
+    @Override
+    public void onResourceDoesNotExist(String resourceName) {
+      onDoesNotExist(serviceName);
+    }
+
+    @Override
+    public void onError(Status error) {
+      EdsBalancer.this.onError(serviceName, error);
+    }
+  }
+}

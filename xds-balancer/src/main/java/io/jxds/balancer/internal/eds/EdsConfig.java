@@ -1,0 +1,27 @@
+package io.jxds.balancer.internal.eds;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the CDS layer tells the EDS layer.
+ *
+ * @param cluster the cluster's name, used in errors and for the circuit-breaker counter
+ * @param edsServiceName the ClusterLoadAssignment to watch
+ * @param maxConcurrentRequests the circuit breaker's limit of open streams
+ * @param failoverTimeout the priority layer's failover timer
+ * @param childRetention how long the priority layer keeps a deactivated child
+ */
+public record EdsConfig(
+    String cluster,
+    String edsServiceName,
+    long maxConcurrentRequests,
+    Duration failoverTimeout,
+    Duration childRetention) {
+  public EdsConfig {
+    Objects.requireNonNull(cluster, "cluster");
+    Objects.requireNonNull(edsServiceName, "edsServiceName");
+    Objects.requireNonNull(failoverTimeout, "failoverTimeout");
+    Objects.requireNonNull(childRetention, "childRetention");
+  }
+}

@@ -1,0 +1,38 @@
+package io.jxds.balancer.internal.eds;
+
+import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.Locality;
+import io.jxds.balancer.internal.locality.LocalityConfig;
+import io.jxds.balancer.internal.locality.LocalityGroup;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns an EDS update into the priority layer's children: the EDS layer's one translation. */
+final class EdsPriorities {
+  private EdsPriorities() {}
+
+  /**
+   * The priorities of an EDS update, as grpc-java builds them: localities grouped
+   * by priority in ascending order, localities without a usable endpoint dropped, and priorities
+   * left empty removed, the lower ones moving up. An update with no usable endpoint at all gives
+   * an empty list, which the balancer reports as TRANSIENT_FAILURE.
+   */
+  static List<LocalityGroup> of(EndpointsUpdate update) {
+    List<List<LocalityConfig>> byPriority = new ArrayList<>();
+    for (int p = 0; p < update.priorityCount(); p++) {
+      byPriority.add(new ArrayList<>());
+    }
+    for (Locality locality : update.localities()) {
+      if (locality.hasUsableEndpoint()) {
+        byPriority.get(locality.priority()).add(LocalityConfig.from(locality));
+      }
+    }
+    List<LocalityGroup> priorities = new ArrayList<>();
+    for (List<LocalityConfig> localities : byPriority) {
+      if (!localities.isEmpty()) {
+        priorities.add(new LocalityGroup(localities));
+      }
+    }
+    return priorities;
+  }
+}

@@ -1,0 +1,275 @@
+package io.jxds.balancer.internal.endpoint;
+
+import static io.grpc.ConnectivityState.CONNECTING;
+import static io.grpc.ConnectivityState.READY;
+import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
+
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.Status;
+import io.jxds.api.model.Endpoint;
+import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.tree.PublishedState;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leaf of the jxds tree: the endpoints of one locality, one subchannel each, picked by smooth
+ * weighted round robin.
+ *
+ * <ul>
+ *   <li>Only HEALTHY and UNKNOWN endpoints get a subchannel (gRFC A27). Updates are diffed by
+ *       address: a kept address keeps its subchannel, so a weight-only update touches no
+ *       connection.
+ *   <li>Every subchannel is asked to connect at once, and again whenever it falls IDLE, so the
+ *       leaf never reports IDLE.
+ *   <li>State: READY if any subchannel is READY, else CONNECTING if any is connecting, else
+ *       TRANSIENT_FAILURE carrying the last connection error. A subchannel that failed counts as
+ *       failed until it becomes READY (sticky TRANSIENT_FAILURE, gRFC A62), so a leaf whose
+ *       endpoints are all down stays TRANSIENT_FAILURE instead of flapping through CONNECTING
+ *       while they retry.
+ *   <li>The READY picker is rebuilt only when the READY set or a READY weight changes, and once
+ *       per burst of subchannel reports.
+ * </ul>
+ *
+ * <p>Runs on the channel's SynchronizationContext; not thread-safe otherwise.
+ */
+public final class EndpointBalancer extends LoadBalancer {
+  private static final Logger logger = LoggerFactory.getLogger(EndpointBalancer.class);
+
+  private final Helper helper;
+  private final PublishedState published;
+  private final String name;
+  private final RandomGenerator random;
+
+  private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
+  private Status lastError;
+  private WeightedEndpointPicker readyPicker;
+  private FailingPicker failingPicker;
+  private boolean updateScheduled;
+  private boolean shutdown;
+
+  /**
+   * @param helper the parent's helper; subchannels are created through it
+   * @param name for logs and error texts, e.g. {@code cluster[child1] {region="r", ...}}
+   * @param random draws each picker's start position; used on the SynchronizationContext only
+   */
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
+    this.helper = Objects.requireNonNull(helper, "helper");
+    this.published = new PublishedState(helper);
+    this.name = Objects.requireNonNull(name, "name");
+    this.random = Objects.requireNonNull(random, "random");
+  }
+
+  /**
+   * Accepts an {@link EndpointGroup} as the load-balancing policy config; the addresses of {@code
+   * resolvedAddresses} are ignored (an empty list is normal).
+   */
+  @Override
+  public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
+    if (!(config instanceof EndpointGroup group)) {
+      return Status.UNAVAILABLE.withDescription(
+          name + ": expected an EndpointGroup config, got " + config);
+    }
+    acceptConfig(group);
+    return Status.OK;
+  }
+
+  /** Applies a new endpoint list: subchannels are created, kept or shut down by address. */
+  public void acceptConfig(EndpointGroup group) {
+    if (shutdown) {
+      return;
+    }
+    Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
+    List<EndpointState> created = new ArrayList<>();
+    for (Endpoint endpoint : group.endpoints()) {
+      InetSocketAddress address = endpoint.address();
+      if (!endpoint.health().isUsable() || next.containsKey(address)) {
+        continue;
+      }
+      EndpointState existing = endpoints.remove(address);
+      if (existing == null) {
+        existing = new EndpointState(address, endpoint.weight());
+        created.add(existing);
+      } else {
+        existing.weight = endpoint.weight();
+      }
+      next.put(address, existing);
+    }
+    for (EndpointState removed : endpoints.values()) {
+      logger.debug("{}: endpoint {} removed", name, removed.address);
+      removed.subchannel.shutdown();
+    }
+    endpoints = next;
+    for (EndpointState endpoint : created) {
+      connect(endpoint);
+    }
+    updateState();
+  }
+
+  @Override
+  public void handleNameResolutionError(Status error) {
+    // Keep serving from existing subchannels; only a leaf with none reports the error.
+    if (endpoints.isEmpty()) {
+      lastError = error;
+      updateState();
+    }
+  }
+
+  @Override
+  public void requestConnection() {
+    for (EndpointState endpoint : endpoints.values()) {
+      endpoint.subchannel.requestConnection();
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    for (EndpointState endpoint : endpoints.values()) {
+      endpoint.subchannel.shutdown();
+    }
+    endpoints = new LinkedHashMap<>();
+  }
+
+  private void connect(EndpointState endpoint) {
+    Subchannel subchannel = helper.createSubchannel(
+        CreateSubchannelArgs.newBuilder()
+            .setAddresses(new EquivalentAddressGroup(endpoint.address))
+            .build());
+    endpoint.subchannel = subchannel;
+    subchannel.start(info -> onSubchannelState(endpoint, info));
+    subchannel.requestConnection();
+  }
+
+  private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
+    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
+      return; // a removed endpoint's late news
+    }
+    switch (info.getState()) {
+      case READY -> endpoint.state = READY;
+      case IDLE -> {
+        // A READY connection went away (or the subchannel never connected): reconnect at once.
+        endpoint.subchannel.requestConnection();
+        if (endpoint.state != TRANSIENT_FAILURE) {
+          endpoint.state = CONNECTING;
+        }
+      }
+      case CONNECTING -> {
+        if (endpoint.state != TRANSIENT_FAILURE) { // gRFC A62: sticky until READY
+          endpoint.state = CONNECTING;
+        }
+      }
+      case TRANSIENT_FAILURE -> {
+        endpoint.state = TRANSIENT_FAILURE;
+        lastError = info.getStatus();
+      }
+      case SHUTDOWN -> {
+        return;
+      }
+    }
+    scheduleUpdate();
+  }
+
+  /**
+   * Folds the subchannel reports already queued on the SynchronizationContext into one picker
+   * rebuild: when many connections come up at once (a new locality, a channel leaving IDLE), the
+   * picker is built once per burst, not once per subchannel.
+   */
+  private void scheduleUpdate() {
+    if (updateScheduled) {
+      return;
+    }
+    updateScheduled = true;
+    helper.getSynchronizationContext().executeLater(() -> {
+      updateScheduled = false;
+      updateState();
+    });
+  }
+
+  /** The one place that recomputes the aggregate state and picker. */
+  private void updateState() {
+    if (shutdown) {
+      return;
+    }
+    List<Subchannel> ready = new ArrayList<>();
+    boolean connecting = false;
+    for (EndpointState endpoint : endpoints.values()) {
+      if (endpoint.state == READY) {
+        ready.add(endpoint.subchannel);
+      } else if (endpoint.state == CONNECTING) {
+        connecting = true;
+      }
+    }
+    if (!ready.isEmpty()) {
+      long[] weights = new long[ready.size()];
+      int i = 0;
+      for (EndpointState endpoint : endpoints.values()) {
+        if (endpoint.state == READY) {
+          weights[i++] = endpoint.weight;
+        }
+      }
+      if (readyPicker == null || !readyPicker.serves(ready, weights)) {
+        readyPicker = new WeightedEndpointPicker(ready, weights, random);
+      }
+      publish(READY, readyPicker);
+    } else if (connecting) {
+      publish(CONNECTING, QueuingPicker.INSTANCE);
+    } else {
+      publish(TRANSIENT_FAILURE, failingPicker());
+    }
+  }
+
+  private FailingPicker failingPicker() {
+    String text;
+    if (endpoints.isEmpty()) {
+      text = name + ": no usable endpoint (HEALTHY or UNKNOWN)"
+          + (lastError == null ? "" : "; " + FailingPicker.describe(lastError));
+    } else {
+      text = name + ": all " + endpoints.size() + " endpoints unreachable; last error: "
+          + (lastError == null ? "none" : FailingPicker.describe(lastError));
+    }
+    if (failingPicker == null || !text.equals(failingPicker.status().getDescription())) {
+      // gRFC A54: UNAVAILABLE whatever the cause, with the cause kept in text and exception.
+      Status status = Status.UNAVAILABLE.withDescription(text);
+      if (lastError != null && lastError.getCause() != null) {
+        status = status.withCause(lastError.getCause());
+      }
+      failingPicker = new FailingPicker(status);
+    }
+    return failingPicker;
+  }
+
+  private void publish(ConnectivityState newState, SubchannelPicker newPicker) {
+    published.publish(name, newState, newPicker);
+  }
+
+  @Override
+  public String toString() {
+    return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
+  }
+
+  /** One usable endpoint: its subchannel, weight and effective (sticky) state. */
+  private static final class EndpointState {
+    final InetSocketAddress address;
+    long weight;
+    Subchannel subchannel;
+    ConnectivityState state = CONNECTING; // asked to connect when created
+
+    EndpointState(InetSocketAddress address, long weight) {
+      this.address = address;
+      this.weight = weight;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.jxds.balancer.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.NameResolver.ConfigOrError;
+import io.grpc.Status;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterPolicyConfigParserTest {
+  @Test
+  void onlyClusterIsRequiredAndTimersDefault() {
+    ConfigOrError parsed = ClusterPolicyConfigParser.parse(Map.of("cluster", "payments"));
+
+    assertThat(parsed.getConfig())
+        .isEqualTo(new ClusterPolicyConfig("payments", Duration.ofSeconds(10), Duration.ofMinutes(15)));
+  }
+
+  @Test
+  void timersAreReadFromDurationStrings() {
+    ConfigOrError parsed = ClusterPolicyConfigParser.parse(
+        Map.of("cluster", "payments", "failoverTimeout", "2s", "childRetention", "1.5m"));
+
+    assertThat(parsed.getConfig())
+        .isEqualTo(new ClusterPolicyConfig("payments", Duration.ofSeconds(2), Duration.ofSeconds(90)));
+  }
+
+  @Test
+  void unknownFieldsAreIgnored() {
+    ConfigOrError parsed = ClusterPolicyConfigParser.parse(Map.of("cluster", "payments", "future", true));
+
+    assertThat(parsed.getError()).isNull();
+  }
+
+  @Test
+  void missingClusterIsInvalidArgumentNamingTheField() {
+    assertInvalid(Map.of("failoverTimeout", "2s"), "\"cluster\" is required");
+  }
+
+  @Test
+  void emptyClusterIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", ""), "\"cluster\" must not be empty");
+  }
+
+  @Test
+  void clusterOfTheWrongJsonTypeIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", 42.0), "\"cluster\" must be a string, got number 42.0");
+    assertInvalid(Map.of("cluster", List.of("a")), "\"cluster\" must be a string, got a list");
+  }
+
+  @Test
+  void durationOfTheWrongJsonTypeIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", "c", "failoverTimeout", 10.0),
+        "\"failoverTimeout\" must be a duration string such as \"2s\", got number 10.0");
+  }
+
+  @Test
+  void malformedDurationIsInvalidArgumentNamingTheField() {
+    assertInvalid(Map.of("cluster", "c", "childRetention", "soon"), "\"childRetention\": \"soon\" is not a duration");
+    assertInvalid(Map.of("cluster", "c", "failoverTimeout", "-2s"), "\"failoverTimeout\": \"-2s\" is not a duration");
+    assertInvalid(Map.of("cluster", "c", "failoverTimeout", "s"), "\"failoverTimeout\"");
+  }
+
+  @Test
+  void zeroFailoverTimeoutIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", "c", "failoverTimeout", "0s"), "\"failoverTimeout\" must be positive");
+  }
+
+  @Test
+  void absurdDurationIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", "c", "childRetention", "99999999999h"),
+        "\"childRetention\": \"99999999999h\" is too long");
+  }
+
+  @Test
+  void nullConfigIsInvalidArgument() {
+    Map<String, Object> none = null;
+    assertThat(ClusterPolicyConfigParser.parse(none).getError().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void explicitJsonNullMeansDefault() {
+    Map<String, Object> json = new HashMap<>();
+    json.put("cluster", "c");
+    json.put("failoverTimeout", null);
+
+    assertThat(((ClusterPolicyConfig) ClusterPolicyConfigParser.parse(json).getConfig()).failoverTimeout())
+        .isEqualTo(Duration.ofSeconds(10));
+  }
+
+  private static void assertInvalid(Map<String, ?> json, String fragment) {
+    ConfigOrError parsed = ClusterPolicyConfigParser.parse(json);
+    assertThat(parsed.getError()).as("error for %s", json).isNotNull();
+    assertThat(parsed.getError().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(parsed.getError().getDescription()).startsWith("xds_cluster config: ").contains(fragment);
+  }
+}

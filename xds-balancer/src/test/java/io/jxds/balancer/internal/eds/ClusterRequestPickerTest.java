@@ -1,0 +1,211 @@
+package io.jxds.balancer.internal.eds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+import io.grpc.Attributes;
+import io.grpc.ClientStreamTracer;
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.Subchannel;
+import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.jxds.api.model.DropOverload;
+import io.jxds.testing.TestRandom;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ClusterRequestPickerTest {
+  private final Subchannel subchannel = mock(Subchannel.class);
+  private final SubchannelPicker child = new SubchannelPicker() {
+    @Override
+    public PickResult pickSubchannel(PickSubchannelArgs args) {
+      return PickResult.withSubchannel(subchannel);
+    }
+  };
+  private final PickSubchannelArgs args = mock(PickSubchannelArgs.class);
+  private final DropStats stats = new DropStats();
+
+  @Test
+  void dropShareMatchesPartsPerMillionWithinOnePoint() {
+    ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
+        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42));
+
+    int dropped = 0;
+    int n = 100_000;
+    for (int i = 0; i < n; i++) {
+      PickResult r = picker.pickSubchannel(args);
+      if (r.isDrop()) {
+        dropped++;
+        assertThat(r.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(r.getStatus().getDescription()).isEqualTo("dropped by load balancer: category throttle");
+      }
+    }
+    assertThat(100.0 * dropped / n).isBetween(24.0, 26.0);
+    assertThat(stats.categorySnapshot()).containsEntry("throttle", (long) dropped);
+  }
+
+  @Test
+  void categoriesDrawIndependentlyInOrder() {
+    // 50 % then 50 %: the first takes half, the second half of the rest, 75 % in all.
+    ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
+        List.of(new DropOverload("a", 500_000), new DropOverload("b", 500_000)),
+        stats, freshCounter(), 1024, TestRandom.seeded(7));
+
+    int n = 100_000;
+    for (int i = 0; i < n; i++) {
+      picker.pickSubchannel(args);
+    }
+    assertThat(100.0 * stats.categorySnapshot().get("a") / n).isBetween(49.0, 51.0);
+    assertThat(100.0 * stats.categorySnapshot().get("b") / n).isBetween(24.0, 26.0);
+  }
+
+  @Test
+  void fullDropDropsEverythingAndZeroDropsNothing() {
+    ClusterRequestPicker all = new ClusterRequestPicker("c", child,
+        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1));
+    ClusterRequestPicker none = new ClusterRequestPicker("c", child,
+        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1));
+
+    for (int i = 0; i < 1000; i++) {
+      assertThat(all.pickSubchannel(args).isDrop()).isTrue();
+      assertThat(none.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
+    }
+  }
+
+  @Test
+  void circuitBreakerCountsOpenStreamsAndRefusesAtTheLimit() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1));
+
+    ClientStreamTracer first = openStream(picker.pickSubchannel(args));
+    ClientStreamTracer second = openStream(picker.pickSubchannel(args));
+    PickResult third = picker.pickSubchannel(args);
+
+    assertThat(inFlight.open()).isEqualTo(2);
+    assertThat(third.isDrop()).isTrue();
+    assertThat(third.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(third.getStatus().getDescription()).isEqualTo("cluster payments: max concurrent requests 2 exceeded");
+    assertThat(stats.circuitBreaker().get()).isEqualTo(1);
+
+    first.streamClosed(Status.CANCELLED); // whatever the outcome, a closed stream frees its slot
+    assertThat(inFlight.open()).isEqualTo(1);
+    assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
+    second.streamClosed(Status.OK);
+  }
+
+  @Test
+  void streamClosedWithoutBeingCreatedDoesNotCountDown() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1));
+    ClientStreamTracer open = openStream(picker.pickSubchannel(args));
+
+    // gRPC closes a tracer whose stream never started (e.g. failing call credentials).
+    ClientStreamTracer neverCreated = picker.pickSubchannel(args).getStreamTracerFactory()
+        .newClientStreamTracer(ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    neverCreated.streamClosed(Status.UNAUTHENTICATED);
+
+    assertThat(inFlight.open()).isEqualTo(1);
+    open.streamClosed(Status.OK);
+    open.streamClosed(Status.OK); // a second close changes nothing either
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void admittedPicksOfOneSubchannelShareOneResult() {
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1));
+
+    PickResult first = picker.pickSubchannel(args);
+
+    // No allocation per pick: the same admitted result, tracer included, every time.
+    assertThat(picker.pickSubchannel(args)).isSameAs(first);
+    assertThat(first.getSubchannel()).isSameAs(subchannel);
+    assertThat(first.getStreamTracerFactory()).isNotNull();
+  }
+
+  @Test
+  void pickThatNeverBecomesAStreamIsNotCounted() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1));
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
+    }
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void queuedOrFailedChildPicksPassThroughUnchanged() {
+    PickResult error = PickResult.withError(Status.UNAVAILABLE.withDescription("no backends"));
+    SubchannelPicker failing = new SubchannelPicker() {
+      @Override
+      public PickResult pickSubchannel(PickSubchannelArgs a) {
+        return error;
+      }
+    };
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1));
+
+    assertThat(picker.pickSubchannel(args)).isSameAs(error);
+  }
+
+  @Test
+  void countersAreSharedPerClusterAndServiceName() {
+    assertThat(InFlightRequests.of("x", "x-eds")).isSameAs(InFlightRequests.of("x", "x-eds"));
+    assertThat(InFlightRequests.of("x", "x-eds")).isNotSameAs(InFlightRequests.of("x", "other"));
+  }
+
+  @Test
+  void childTracerStillSeesItsStream() {
+    int[] childEvents = new int[2];
+    ClientStreamTracer.Factory childFactory = new ClientStreamTracer.Factory() {
+      @Override
+      public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+        return new ClientStreamTracer() {
+          @Override
+          public void streamCreated(Attributes transportAttrs, Metadata h) {
+            childEvents[0]++;
+          }
+
+          @Override
+          public void streamClosed(Status status) {
+            childEvents[1]++;
+          }
+        };
+      }
+    };
+    SubchannelPicker traced = new SubchannelPicker() {
+      @Override
+      public PickResult pickSubchannel(PickSubchannelArgs a) {
+        return PickResult.withSubchannel(subchannel, childFactory);
+      }
+    };
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1));
+
+    ClientStreamTracer tracer = openStream(picker.pickSubchannel(args));
+    assertThat(inFlight.open()).isEqualTo(1);
+    tracer.streamClosed(Status.OK);
+
+    assertThat(childEvents).containsExactly(1, 1);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  private static InFlightRequests freshCounter() {
+    return InFlightRequests.of("test-" + UUID.randomUUID(), "eds");
+  }
+
+  private static ClientStreamTracer openStream(PickResult result) {
+    ClientStreamTracer tracer = result.getStreamTracerFactory().newClientStreamTracer(
+        ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    tracer.streamCreated(Attributes.EMPTY, new Metadata());
+    return tracer;
+  }
+}

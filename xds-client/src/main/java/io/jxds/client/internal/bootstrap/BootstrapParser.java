@@ -1,0 +1,249 @@
+package io.jxds.client.internal.bootstrap;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.ChannelCredentialsSpec;
+import io.jxds.client.bootstrap.ServerInfo;
+import io.jxds.client.internal.DurationText;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Parses the gRPC xDS bootstrap JSON (the fields jxds uses; unknown fields are ignored, as in
+ * every gRPC implementation). Every error names the source it came from and the field.
+ */
+public final class BootstrapParser {
+  /** What jxds puts in {@code node.user_agent_name}. */
+  public static final String USER_AGENT_NAME = "jxds";
+
+  private BootstrapParser() {}
+
+  /**
+   * Parses {@code json}.
+   *
+   * @param json the bootstrap document
+   * @param source where it came from, used as the prefix of every error message
+   * @throws BootstrapException naming {@code source} and the offending field
+   */
+  public static Bootstrap parse(String json, String source) throws BootstrapException {
+    Struct root;
+    try {
+      Struct.Builder builder = Struct.newBuilder();
+      JsonFormat.parser().merge(json, builder);
+      root = builder.build();
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new BootstrapException(source + ": bad JSON: " + e.getMessage(), e);
+    }
+    Fields top = new Fields(source, "", root);
+    List<ServerInfo> servers = parseServers(top);
+    Node node = parseNode(top);
+    Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
+    Duration clientRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
+    Optional<Fields> jxds = top.object("jxds");
+    if (jxds.isPresent()) {
+      Optional<Duration> timeout = jxds.get().duration("resource_timeout");
+      if (timeout.isPresent()) {
+        if (timeout.get().isZero()) {
+          throw jxds.get().error("resource_timeout", "must be positive, got 0s");
+        }
+        resourceTimeout = timeout.get();
+      }
+      clientRetention = jxds.get().duration("client_retention").orElse(clientRetention);
+    }
+    return new Bootstrap(servers, node, resourceTimeout, clientRetention);
+  }
+
+  private static List<ServerInfo> parseServers(Fields top) throws BootstrapException {
+    List<Fields> entries = top.objectList("xds_servers");
+    if (entries.isEmpty()) {
+      throw top.error("xds_servers", "is required and must not be empty");
+    }
+    List<ServerInfo> servers = new ArrayList<>();
+    for (Fields server : entries) {
+      String uri = server.string("server_uri").orElse("");
+      if (uri.isEmpty()) {
+        throw server.error("server_uri", "is required");
+      }
+      ChannelCredentialsSpec creds = parseChannelCreds(server);
+      List<String> features = server.stringList("server_features");
+      servers.add(new ServerInfo(uri, creds, features));
+    }
+    return servers;
+  }
+
+  // The first entry of a supported type wins; an unsupported type before it is skipped (gRPC's rule).
+  private static ChannelCredentialsSpec parseChannelCreds(Fields server) throws BootstrapException {
+    List<Fields> entries = server.objectList("channel_creds");
+    if (entries.isEmpty()) {
+      throw server.error("channel_creds", "is required and must not be empty");
+    }
+    List<String> seen = new ArrayList<>();
+    for (Fields creds : entries) {
+      String type = creds.string("type").orElse("");
+      seen.add(type);
+      if (type.equals(ChannelCredentialsSpec.INSECURE)) {
+        return ChannelCredentialsSpec.insecure();
+      }
+      if (type.equals(ChannelCredentialsSpec.TLS)) {
+        Optional<Fields> config = creds.object("config");
+        Optional<String> ca = Optional.empty();
+        Optional<String> cert = Optional.empty();
+        Optional<String> key = Optional.empty();
+        if (config.isPresent()) {
+          ca = config.get().string("ca_certificate_file");
+          cert = config.get().string("certificate_file");
+          key = config.get().string("private_key_file");
+          if (cert.isPresent() != key.isPresent()) {
+            throw config.get().error(
+                cert.isPresent() ? "private_key_file" : "certificate_file",
+                "is required when the other of certificate_file/private_key_file is set");
+          }
+          // Checked here so that a missing file is a bootstrap error naming the field, not an
+          // I/O failure later when the client's channel is built.
+          requireReadable(config.get(), "ca_certificate_file", ca);
+          requireReadable(config.get(), "certificate_file", cert);
+          requireReadable(config.get(), "private_key_file", key);
+        }
+        return new ChannelCredentialsSpec(ChannelCredentialsSpec.TLS, ca, cert, key);
+      }
+    }
+    throw server.error(
+        "channel_creds", "no supported type (jxds supports insecure and tls), got " + seen);
+  }
+
+  private static void requireReadable(Fields config, String field, Optional<String> path)
+      throws BootstrapException {
+    if (path.isPresent() && !java.nio.file.Files.isReadable(java.nio.file.Path.of(path.get()))) {
+      throw config.error(field, "cannot read file \"" + path.get() + "\"");
+    }
+  }
+
+  private static Node parseNode(Fields top) throws BootstrapException {
+    Node.Builder node = Node.newBuilder();
+    Optional<Fields> fields = top.object("node");
+    if (fields.isPresent()) {
+      Fields n = fields.get();
+      n.string("id").ifPresent(node::setId);
+      n.string("cluster").ifPresent(node::setCluster);
+      Optional<Fields> locality = n.object("locality");
+      if (locality.isPresent()) {
+        Locality.Builder l = Locality.newBuilder();
+        locality.get().string("region").ifPresent(l::setRegion);
+        locality.get().string("zone").ifPresent(l::setZone);
+        locality.get().string("sub_zone").ifPresent(l::setSubZone);
+        node.setLocality(l);
+      }
+      Optional<Fields> metadata = n.object("metadata");
+      if (metadata.isPresent()) {
+        node.setMetadata(metadata.get().struct);
+      }
+    }
+    return node.setUserAgentName(USER_AGENT_NAME).setUserAgentVersion(userAgentVersion()).build();
+  }
+
+  private static String userAgentVersion() {
+    String v = BootstrapParser.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  /** A JSON object with its path, so that errors say where they are. */
+  private static final class Fields {
+    final String source;
+    final String path;
+    final Struct struct;
+
+    Fields(String source, String path, Struct struct) {
+      this.source = source;
+      this.path = path;
+      this.struct = struct;
+    }
+
+    BootstrapException error(String field, String problem) {
+      return new BootstrapException(source + ": " + path + field + " " + problem);
+    }
+
+    private Value value(String field) {
+      Value v = struct.getFieldsOrDefault(field, null);
+      return v == null || v.hasNullValue() ? null : v;
+    }
+
+    Optional<String> string(String field) throws BootstrapException {
+      Value v = value(field);
+      if (v == null) {
+        return Optional.empty();
+      }
+      if (!v.hasStringValue()) {
+        throw error(field, "must be a string");
+      }
+      return Optional.of(v.getStringValue());
+    }
+
+    Optional<Fields> object(String field) throws BootstrapException {
+      Value v = value(field);
+      if (v == null) {
+        return Optional.empty();
+      }
+      if (!v.hasStructValue()) {
+        throw error(field, "must be an object");
+      }
+      return Optional.of(new Fields(source, path + field + ".", v.getStructValue()));
+    }
+
+    List<Fields> objectList(String field) throws BootstrapException {
+      Value v = value(field);
+      List<Fields> out = new ArrayList<>();
+      if (v == null) {
+        return out;
+      }
+      if (!v.hasListValue()) {
+        throw error(field, "must be a list");
+      }
+      List<Value> items = v.getListValue().getValuesList();
+      for (int i = 0; i < items.size(); i++) {
+        if (!items.get(i).hasStructValue()) {
+          throw error(field + "[" + i + "]", "must be an object");
+        }
+        out.add(new Fields(source, path + field + "[" + i + "].", items.get(i).getStructValue()));
+      }
+      return out;
+    }
+
+    List<String> stringList(String field) throws BootstrapException {
+      Value v = value(field);
+      List<String> out = new ArrayList<>();
+      if (v == null) {
+        return out;
+      }
+      if (!v.hasListValue()) {
+        throw error(field, "must be a list of strings");
+      }
+      for (Value item : v.getListValue().getValuesList()) {
+        if (!item.hasStringValue()) {
+          throw error(field, "must be a list of strings");
+        }
+        out.add(item.getStringValue());
+      }
+      return out;
+    }
+
+    Optional<Duration> duration(String field) throws BootstrapException {
+      Optional<String> text = string(field);
+      if (text.isEmpty()) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(DurationText.parse(text.get()));
+      } catch (IllegalArgumentException e) {
+        throw error(field, "is invalid: " + e.getMessage());
+      }
+    }
+  }
+}

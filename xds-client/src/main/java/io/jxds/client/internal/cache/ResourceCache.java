@@ -1,0 +1,685 @@
+package io.jxds.client.internal.cache;
+
+import com.google.protobuf.Any;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.jxds.api.ResourceStatus;
+import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceWatcher;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.ResourceDecoding;
+import io.jxds.api.internal.UnpackedResource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every resource of one client, by type and name, with its watchers, cached value, version, state
+ * and timers. All methods run on the client's {@link SynchronizationContext}.
+ *
+ * <p>Rules implemented here:
+ * <ul>
+ *   <li>gRFC A46: resources nobody subscribed are skipped without validation; a valid resource in
+ *       a NACKed response still applies; an {@code Any} that cannot be decoded is an error naming
+ *       its index.
+ *   <li>Watchers hear only real changes ({@code equals} on the model value); the version and the
+ *       update time advance anyway.
+ *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name missing
+ *       from a response was deleted, unless its does-not-exist timer is still pending (too early
+ *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
+ *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
+ *       or it is the stream's first response of the type (a restarted control plane may not have
+ *       its whole state yet). In that last case the deletion is postponed, not dropped: it is
+ *       concluded once the name has been missing for the resource timeout, counted from when it
+ *       was first seen missing (across streams), by a timer or by the next response that still
+ *       lacks it.
+ *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
+ *       for subscribed names still waiting for an answer since they were (re)subscribed; stopped
+ *       by data, a NACK, an absence, the last cancel or a stream close (gRFC A57).
+ *   <li>On the wire is what is watched: a name whose last watcher leaves is left out of the next
+ *       request of its type at once. Its cached value is retained (off the wire, out of {@code
+ *       status()}, untouched by responses and timers) for the cache retention time: a watcher
+ *       that comes back within it gets the value at once, even with the control plane away, and
+ *       the name is requested again.
+ *   <li>Except for the last names of a type: no request says "nothing" to every server (see
+ *       AdsStreamController), so none is sent and the last one stands. Its names are held: the
+ *       server still answers for them, so responses keep applying to them and are ACKed with
+ *       them, and a watcher coming back finds data as current as the server believes it is (a
+ *       server that never saw the name leave would not send it again). The hold ends when a name
+ *       of the type is watched (the next request replaces the standing one) or the stream ends;
+ *       held names then become retained or are forgotten.
+ *   <li>A watcher of a name without data added while the ADS stream is failing hears the
+ *       stream's error at once, not only at the next failed attempt (up to 120 s later).
+ * </ul>
+ */
+public final class ResourceCache {
+  private static final Logger log = LoggerFactory.getLogger(ResourceCache.class);
+
+  /** What the cache needs from the client around it. */
+  public interface Listener {
+    /** The set of names subscribed for a type changed: send a request. */
+    void subscriptionsChanged(String typeUrl);
+
+    /** Whether requests written now reach a ready stream (so a timer may start). */
+    boolean streamReady();
+
+    /** Something visible in {@code status()} changed; the new snapshot may come a little later. */
+    void stateChanged();
+
+    /**
+     * Something visible in {@code status()} changed and watcher callbacks about it are about to be
+     * handed out: publish the new snapshot now, so a callback reading {@code status()} sees it.
+     */
+    void publishStatusNow();
+  }
+
+  /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
+  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action,
+      CallbackTracker tracker) {
+    void deliver() {
+      registration.deliver(action, tracker);
+    }
+  }
+
+  /** The error of the last ADS stream that failed before any response, with its cause. */
+  private record ConnectionFailure(String detail, Throwable cause) {}
+
+  private final String nodeId;
+  private final Duration resourceTimeout;
+  private final Duration cacheRetention;
+  private final boolean ignoreResourceDeletion;
+  private final SynchronizationContext syncContext;
+  private final ScheduledExecutorService scheduler;
+  private final Clock clock;
+  private final LongSupplier nanoTicker;
+  private final Listener listener;
+  private final Map<String, TypeCache<?>> types = new TreeMap<>();
+  private long responseSequence;
+  /** Callbacks of the operation in progress; see {@link #dispatch()}. */
+  private List<Pending<?>> pending = new ArrayList<>();
+  /** Set while the ADS stream is failing: from a stream failure to the next response. */
+  private ConnectionFailure connectionFailure;
+  private boolean shutdown;
+
+  /**
+   * @param cacheRetention how long the value of a resource nobody watches stays cached (off the
+   *     wire); zero forgets it at once
+   * @param clock stamps update times
+   * @param nanoTicker monotonic time, in nanoseconds, for how long a resource has been missing
+   */
+  public ResourceCache(
+      String nodeId,
+      Duration resourceTimeout,
+      Duration cacheRetention,
+      boolean ignoreResourceDeletion,
+      SynchronizationContext syncContext,
+      ScheduledExecutorService scheduler,
+      Clock clock,
+      LongSupplier nanoTicker,
+      Listener listener) {
+    this.nodeId = nodeId;
+    this.resourceTimeout = resourceTimeout;
+    this.cacheRetention = cacheRetention;
+    this.ignoreResourceDeletion = ignoreResourceDeletion;
+    this.syncContext = syncContext;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.nanoTicker = nanoTicker;
+    this.listener = listener;
+  }
+
+  /** Adds a watcher; a cached value, absence or error reaches it at once, on its executor. */
+  public <T> void addWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
+    if (shutdown || registration.isCancelled()) {
+      return;
+    }
+    TypeCache<T> typeCache = typeCache(type);
+    ResourceEntry<T> entry = typeCache.entries.get(name);
+    boolean nameAdded = entry == null || !entry.subscribed();
+    if (entry == null) {
+      entry = new ResourceEntry<>(typeCache, name);
+      typeCache.add(entry);
+    } else if (typeCache.isHeld(name)) {
+      entry.cancelRetentionTimer(); // never left the wire: its state is current
+      typeCache.subscribe(entry);
+    } else if (!entry.subscribed()) {
+      entry.resubscribe(typeCache.acceptedVersion());
+      typeCache.subscribe(entry);
+      log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
+    }
+    entry.watchers.add(registration);
+    if (typeCache.holding()) {
+      releaseHold(typeCache); // the request this watch sends replaces the standing one
+    }
+    if (entry.value() == null
+        && !entry.absent()
+        && entry.lastErrorStatus() == null
+        && connectionFailure != null) {
+      // The stream is failing: the next attempt may be minutes away, and the watcher's channel
+      // should fail fast with the reason rather than hang until then (told just below).
+      recordStreamFailure(entry, connectionFailure);
+    }
+    if (entry.value() != null) {
+      T value = entry.value();
+      deliver(registration, w -> w.onUpdate(value), null);
+    } else if (entry.absent()) {
+      String n = entry.name;
+      deliver(registration, w -> w.onResourceDoesNotExist(n), null);
+    } else if (entry.lastErrorStatus() != null) {
+      Status error = entry.lastErrorStatus();
+      deliver(registration, w -> w.onError(error), null);
+    }
+    if (nameAdded) {
+      listener.subscriptionsChanged(type.typeUrl());
+    } else if (listener.streamReady()) {
+      startTimer(entry);
+    }
+    dispatch();
+  }
+
+  /**
+   * Removes a watcher. The last one leaving takes the name out of the next request of its type,
+   * or holds it if it was the type's last name, and keeps its value, if any, for the cache
+   * retention time.
+   */
+  public <T> void removeWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
+    TypeCache<?> typeCache = types.get(type.typeUrl());
+    if (shutdown || typeCache == null) {
+      return;
+    }
+    ResourceEntry<?> entry = typeCache.entries.get(name);
+    if (entry == null || !entry.watchers.remove(registration) || entry.subscribed()) {
+      return;
+    }
+    entry.unsubscribe();
+    typeCache.unsubscribe(entry);
+    if (entry.deletionIgnored) {
+      entry.deletionIgnored = false;
+      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
+          entry.name);
+    }
+    boolean held = !typeCache.hasSubscriptions();
+    if (held) {
+      // The last name of its type: no request is sent, so the one naming it stands.
+      typeCache.hold(List.of(entry.name));
+    }
+    // A known absence is retained like a value: a channel that wakes on a deleted cluster should
+    // fail at once with "does not exist", not wait out the resource timeout again.
+    if (entry.known() && !cacheRetention.isZero()) {
+      ResourceEntry<?> retained = entry;
+      entry.retentionTimer =
+          syncContext.schedule(
+              () -> {
+                retained.retentionTimer = null;
+                if (!retained.onWire()) {
+                  typeCache.remove(retained);
+                  log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
+                }
+              },
+              cacheRetention.toNanos(),
+              TimeUnit.NANOSECONDS,
+              scheduler);
+      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
+          cacheRetention);
+    } else if (!held) {
+      typeCache.remove(entry);
+      log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
+    }
+    listener.subscriptionsChanged(typeCache.type.typeUrl());
+    listener.stateChanged();
+  }
+
+  /**
+   * The standing request of a type is replaced or gone: its held names leave the wire. Those
+   * with a value or a known absence still within the cache retention time stay retained; the rest
+   * are forgotten.
+   */
+  private void releaseHold(TypeCache<?> typeCache) {
+    for (String name : typeCache.releaseHold()) {
+      ResourceEntry<?> entry = typeCache.entries.get(name);
+      if (entry != null && !entry.subscribed()) {
+        entry.unsubscribe();
+        if (!entry.known() || entry.retentionTimer == null) {
+          typeCache.remove(entry);
+        }
+      }
+    }
+  }
+
+  /** Type URLs with at least one watched name, in order. */
+  public List<String> subscribedTypeUrls() {
+    List<String> out = new ArrayList<>(types.size());
+    for (TypeCache<?> t : types.values()) {
+      if (t.hasSubscriptions()) {
+        out.add(t.type.typeUrl());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The names of a type on the wire, sorted (a request's or an ACK's {@code resource_names}): the
+   * watched ones, or while none is watched the held ones. A live read-only view.
+   */
+  public List<String> subscribedNames(String typeUrl) {
+    TypeCache<?> t = types.get(typeUrl);
+    return t == null ? List.of() : t.wireNames();
+  }
+
+  /**
+   * Whether any name of this type is watched. When none is, no request for the type is sent: an
+   * empty {@code resource_names} does not mean "nothing" to every server (see the class comment).
+   */
+  public boolean isSubscribed(String typeUrl) {
+    TypeCache<?> t = types.get(typeUrl);
+    return t != null && t.hasSubscriptions();
+  }
+
+  /** The subscription request for this type is on a ready stream: arm the missing timers. */
+  public void startTimers(String typeUrl) {
+    TypeCache<?> t = types.get(typeUrl);
+    if (t == null || shutdown) {
+      return;
+    }
+    for (ResourceEntry<?> entry : t.entries.values()) {
+      startTimer(entry);
+    }
+  }
+
+  private void startTimer(ResourceEntry<?> entry) {
+    // Only names still waiting for an answer: a NACKed name got one (its error), and subscribing
+    // another name of the type must not later tell its watchers it does not exist.
+    if (!entry.awaitingAnswer() || entry.doesNotExistTimer != null || !entry.subscribed()) {
+      return;
+    }
+    entry.responsesWhenTimerArmed = entry.owner.responses();
+    entry.doesNotExistTimer =
+        syncContext.schedule(
+            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler);
+  }
+
+  private <T> void onDoesNotExistTimer(ResourceEntry<T> entry) {
+    entry.doesNotExistTimer = null;
+    if (!entry.awaitingAnswer()) {
+      return;
+    }
+    if (entry.known()) {
+      entry.confirmationWindowClosed();
+      // Watched again with a retained value (or a known absence) that no response has confirmed
+      // yet: the window in which a response may predate the request is over. A server answers a
+      // request that adds a name, so responses of the type that came in the window and all
+      // lacked it mean it was deleted while nobody watched it; no response at all means the
+      // server believes the client holds it (java-control-plane), and the value stays. From now
+      // on a state-of-the-world response that lacks the name counts as its deletion.
+      if (entry.value() != null
+          && entry.type.absenceMeansDeletion()
+          && entry.owner.responses() != entry.responsesWhenTimerArmed) {
+        onAbsentFromStateOfTheWorld(entry, null);
+        dispatch();
+        return;
+      }
+      log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(),
+          entry.name, resourceTimeout);
+      return;
+    }
+    String why = "not received within " + resourceTimeout;
+    if (entry.owner.responses() == entry.responsesWhenTimerArmed) {
+      why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
+          + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
+          + " requested name is missing)";
+    }
+    log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
+    markAbsent(entry, why, null);
+    dispatch();
+  }
+
+  /**
+   * The stream closed: no timer may run while nothing can answer (gRFC A57). A postponed
+   * deletion keeps the time its name was first seen missing, for the next stream to go on from.
+   * Held names leave the wire with the stream.
+   */
+  public void stopAllTimers() {
+    for (TypeCache<?> t : types.values()) {
+      releaseHold(t); // a new stream requests only watched names
+      for (ResourceEntry<?> entry : t.entries.values()) {
+        entry.cancelDoesNotExistTimer();
+        entry.cancelDeletionTimer();
+      }
+    }
+  }
+
+  /**
+   * A stream failed before any response: watchers without a result hear the error; watchers with
+   * data keep it and hear nothing. Watchers added before the next response hear it too.
+   */
+  public void onStreamFailure(String what, Status cause) {
+    String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
+        .getDescription());
+    connectionFailure = new ConnectionFailure(detail, cause.getCause());
+    for (TypeCache<?> t : types.values()) {
+      for (ResourceEntry<?> entry : t.entries.values()) {
+        if (entry.subscribed() && entry.value() == null && !entry.absent()) {
+          notifyError(entry, recordStreamFailure(entry, connectionFailure), null);
+        }
+      }
+    }
+    dispatch();
+  }
+
+  private Status recordStreamFailure(ResourceEntry<?> entry, ConnectionFailure failure) {
+    Status error = errorStatus(entry, failure.detail()).withCause(failure.cause());
+    entry.streamFailure(failure.detail(), error);
+    return error;
+  }
+
+  /**
+   * Applies a response. Returns null when no name of its type is on the wire (ignored, not
+   * ACKed), else the ACK/NACK decision.
+   *
+   * @param tracker counts the watcher callbacks this response causes
+   * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
+   *     absence in it deletes nothing yet (a control plane that just restarted may answer before
+   *     it has its whole state)
+   */
+  public ResponseOutcome handleResponse(
+      DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
+    return handleResponse(response, tracker, firstOfTypeOnStream, outcome -> {});
+  }
+
+  /**
+   * As {@link #handleResponse(DiscoveryResponse, CallbackTracker, boolean)}, and runs {@code
+   * beforeCallbacks} with the decision once the response is applied, before any watcher callback
+   * is handed out (so the ACK or NACK need not wait for callbacks that run inline).
+   */
+  public ResponseOutcome handleResponse(
+      DiscoveryResponse response,
+      CallbackTracker tracker,
+      boolean firstOfTypeOnStream,
+      Consumer<ResponseOutcome> beforeCallbacks) {
+    connectionFailure = null; // the stream works
+    TypeCache<?> t = types.get(response.getTypeUrl());
+    if (t == null || t.wireNames().isEmpty() || shutdown) {
+      return null;
+    }
+    ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
+    beforeCallbacks.accept(outcome);
+    dispatch();
+    return outcome;
+  }
+
+  private <T> ResponseOutcome apply(
+      TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
+    long sequence = ++responseSequence;
+    t.countResponse();
+    String version = response.getVersionInfo();
+    Instant now = clock.instant();
+    List<String> errors = null;
+    // An Any whose name cannot be read may hold any subscribed name: absences prove nothing then.
+    boolean unnamedFailure = false;
+    List<Any> resources = response.getResourcesList();
+    for (int i = 0; i < resources.size(); i++) {
+      UnpackedResource<T> unpacked;
+      try {
+        unpacked = ResourceDecoding.unpack(t.type, resources.get(i));
+      } catch (XdsResourceException e) {
+        errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
+        ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
+        if (entry != null) {
+          entry.seenInResponse = sequence;
+          reject(entry, version, e.getMessage(), tracker);
+        } else if (e.resourceName() == null) {
+          unnamedFailure = true;
+        }
+        continue;
+      } catch (RuntimeException e) {
+        errors = add(errors, t.type.shortName() + " resource index " + i + ": cannot decode: " + e);
+        unnamedFailure = true;
+        continue;
+      }
+      ResourceEntry<T> entry = onWire(t, unpacked.name());
+      if (entry == null) {
+        continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
+      }
+      entry.seenInResponse = sequence;
+      T value;
+      try {
+        value = unpacked.decode();
+      } catch (XdsResourceException e) {
+        errors = add(errors, e.getMessage());
+        reject(entry, version, e.getMessage(), tracker);
+        continue;
+      } catch (RuntimeException e) {
+        String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
+        errors = add(errors, message);
+        reject(entry, version, message, tracker);
+        continue;
+      }
+      accept(entry, value, version, now, tracker);
+    }
+    if (t.type.absenceMeansDeletion()) {
+      for (ResourceEntry<T> entry : t.entries.values()) {
+        if (!entry.onWire()) {
+          continue; // retained off the wire: the response does not cover it
+        }
+        if (entry.seenInResponse == sequence) {
+          entry.clearMissing(); // it is back: a postponed deletion is off
+        } else if (unnamedFailure || entry.doesNotExistTimer != null) {
+          continue; // absence proves nothing yet; a postponed deletion keeps waiting
+        } else if (firstOfTypeOnStream) {
+          postponeDeletion(entry, tracker);
+        } else {
+          onAbsentFromStateOfTheWorld(entry, tracker);
+        }
+      }
+    }
+    if (errors == null) {
+      t.accepted(version);
+      return ResponseOutcome.ACCEPTED;
+    }
+    return new ResponseOutcome(errors);
+  }
+
+  private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
+    ResourceEntry<T> entry = t.entries.get(name);
+    return entry != null && entry.onWire() ? entry : null;
+  }
+
+  private static List<String> add(List<String> errors, String error) {
+    List<String> out = errors == null ? new ArrayList<>() : errors;
+    out.add(error);
+    return out;
+  }
+
+  private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
+    boolean first = entry.value() == null;
+    boolean changed = entry.accept(value, version, now);
+    if (entry.deletionIgnored) {
+      entry.deletionIgnored = false;
+      log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
+    }
+    if (first) {
+      log.info("{} resource \"{}\" received, version \"{}\"", entry.type.shortName(), entry.name, version);
+    }
+    if (changed) {
+      for (WatcherRegistration<T> w : entry.watchers) {
+        deliver(w, watcher -> watcher.onUpdate(value), tracker);
+      }
+    }
+  }
+
+  private <T> void reject(ResourceEntry<T> entry, String version, String message, CallbackTracker tracker) {
+    // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
+    String error = "version \"" + version + "\" rejected: " + message;
+    Status status = errorStatus(entry, "INVALID_ARGUMENT: " + error);
+    entry.reject(error, status);
+    notifyError(entry, status, tracker);
+  }
+
+  /**
+   * A cached name missing from a stream's first response: a control plane that just restarted may
+   * answer before it has its whole state, so the deletion waits. It is concluded once the name
+   * has been missing for the resource timeout, counted from the first response that lacked it, on
+   * whichever stream: by this response if that time is already up (streams recycled faster than
+   * the timeout must not keep a deleted cluster forever), else by a timer for the time left or
+   * the next non-first response that still lacks it.
+   */
+  private <T> void postponeDeletion(ResourceEntry<T> entry, CallbackTracker tracker) {
+    if (entry.value() == null) {
+      return; // nothing cached to delete; the next response decides
+    }
+    long now = nanoTicker.getAsLong();
+    entry.markMissing(now);
+    long left = resourceTimeout.toNanos() - (now - entry.missingSinceNanos());
+    if (left <= 0) {
+      log.debug(
+          "{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
+          entry.type.shortName(),
+          entry.name);
+      onAbsentFromStateOfTheWorld(entry, tracker);
+      return;
+    }
+    if (entry.deletionTimer != null) {
+      return;
+    }
+    log.debug(
+        "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
+        entry.type.shortName(),
+        entry.name);
+    entry.deletionTimer =
+        syncContext.schedule(
+            () -> {
+              entry.deletionTimer = null;
+              if (entry.missing() && entry.onWire()) {
+                onAbsentFromStateOfTheWorld(entry, null);
+                dispatch();
+              }
+            },
+            left,
+            TimeUnit.NANOSECONDS,
+            scheduler);
+  }
+
+  private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
+    entry.clearMissing();
+    if (entry.absent()) {
+      return;
+    }
+    if (entry.value() != null && ignoreResourceDeletion) {
+      if (!entry.deletionIgnored) {
+        entry.deletionIgnored = true;
+        log.warn(
+            "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
+            entry.type.shortName(),
+            entry.name);
+      }
+      return;
+    }
+    if (entry.value() != null) {
+      log.info("{} resource \"{}\" deleted by the control plane", entry.type.shortName(), entry.name);
+    }
+    markAbsent(entry, "deleted by the control plane", tracker);
+  }
+
+  private <T> void markAbsent(ResourceEntry<T> entry, String why, CallbackTracker tracker) {
+    entry.markAbsent(why);
+    String name = entry.name;
+    for (WatcherRegistration<T> w : entry.watchers) {
+      deliver(w, watcher -> watcher.onResourceDoesNotExist(name), tracker);
+    }
+  }
+
+  private <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
+    for (WatcherRegistration<T> w : entry.watchers) {
+      deliver(w, watcher -> watcher.onError(error), tracker);
+    }
+  }
+
+  /**
+   * Queues a callback of the operation in progress. Its tracker count starts when {@link
+   * #dispatch()} hands it out; until then the response handler's own count holds the tracker.
+   */
+  private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
+    pending.add(new Pending<>(w, action, tracker));
+  }
+
+  /**
+   * Ends an operation (a response, a timer, a stream failure, a new watcher): the status snapshot
+   * is rebuilt first when callbacks follow, once per operation, so a callback that reads {@code
+   * status()} sees the change it is told about; without callbacks the rebuild is coalesced.
+   */
+  private void dispatch() {
+    if (pending.isEmpty()) {
+      listener.stateChanged();
+      return;
+    }
+    listener.publishStatusNow();
+    List<Pending<?>> out = pending;
+    pending = new ArrayList<>();
+    for (Pending<?> p : out) {
+      p.deliver();
+    }
+  }
+
+  /** gRFC A54 and ARCHITECTURE.md: always UNAVAILABLE, naming the cause, the resource and the node. */
+  private Status errorStatus(ResourceEntry<?> entry, String detail) {
+    return Status.UNAVAILABLE.withDescription(
+        detail + " [" + entry.type.shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");
+  }
+
+  /**
+   * Every subscribed resource's status, by type URL then name, as an immutable list (retained,
+   * unwatched values are not listed: they are not subscribed). A type whose
+   * resources did not change reuses its last list, so an EDS update does not rebuild the status of
+   * ten thousand clusters.
+   */
+  public List<ResourceStatus> statuses() {
+    if (types.size() == 1) {
+      return types.values().iterator().next().statuses();
+    }
+    List<ResourceStatus> out = new ArrayList<>();
+    for (TypeCache<?> t : types.values()) {
+      out.addAll(t.statuses());
+    }
+    return List.copyOf(out);
+  }
+
+  /** The client is closing: cancel every timer and stop every watcher. */
+  public void shutdown() {
+    shutdown = true;
+    for (TypeCache<?> t : types.values()) {
+      for (ResourceEntry<?> entry : t.entries.values()) {
+        entry.cancelTimers();
+        for (WatcherRegistration<?> w : entry.watchers) {
+          w.cancel();
+        }
+      }
+    }
+    types.clear();
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> TypeCache<T> typeCache(ResourceType<T> type) {
+    TypeCache<?> existing = types.get(type.typeUrl());
+    if (existing == null) {
+      TypeCache<T> created = new TypeCache<>(type);
+      types.put(type.typeUrl(), created);
+      return created;
+    }
+    if (existing.type != type) {
+      throw new IllegalArgumentException(
+          "another ResourceType is already registered for " + type.typeUrl() + ": " + existing.type);
+    }
+    return (TypeCache<T>) existing;
+  }
+}

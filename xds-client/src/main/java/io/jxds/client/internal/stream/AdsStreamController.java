@@ -1,0 +1,411 @@
+package io.jxds.client.internal.stream;
+
+import com.google.rpc.Code;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.grpc.SynchronizationContext.ScheduledHandle;
+import io.jxds.client.internal.cache.CallbackTracker;
+import io.jxds.client.internal.cache.ResourceCache;
+import io.jxds.client.internal.cache.ResponseOutcome;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the client's one ADS stream (state of the world only): opens it lazily on the first
+ * subscription, sends a request per type when the transport is ready, ACKs and NACKs, asks for the
+ * next response only when the last one's callbacks have run, and reconnects. All methods run on
+ * the client's {@link SynchronizationContext}.
+ *
+ * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
+ * the server: the backoff is reset and watchers are not told. A stream that fails before any
+ * response is an error: watchers without data hear it and the backoff advances. Either way the
+ * next stream starts after the backoff's next delay (1 s ×1.6 ±20 %, at most 120 s) less the time
+ * the closed stream lived, so a long-lived stream is replaced at once while a server that closes
+ * every stream right after its first response sees about one stream a second, not a tight loop.
+ *
+ * <p>A stream may wait for the connection (a transport that starts calls wait-for-ready): it
+ * starts the moment the channel reconnects, and the time it waited does not count as its life.
+ * Each failure to connect meanwhile is reported like a failed stream (watchers without data hear
+ * it, the client is no longer connected), and {@link ReconnectNudges} shortens the channel's
+ * reconnect backoff early in the outage.
+ *
+ * <p>Every new stream re-sends every subscription with the type's last accepted version and an
+ * empty nonce, so a server that kept its state need not resend what the client has.
+ */
+public final class AdsStreamController {
+  private static final Logger log = LoggerFactory.getLogger(AdsStreamController.class);
+
+  private enum Connection {
+    CONNECTING,
+    CONNECTED,
+    FAILING
+  }
+
+  private final AdsTransport transport;
+  private final ResourceCache cache;
+  private final Node node;
+  private final boolean nodeOnFirstRequestOnly;
+  private final SynchronizationContext syncContext;
+  private final ScheduledExecutorService scheduler;
+  /** Monotonic nanoseconds, for stream lifetimes. */
+  private final LongSupplier ticker;
+  private final ExponentialBackoff backoff;
+  private final ReconnectNudges nudges;
+  private final Runnable connectionListener;
+  private final NackLog nackLog = new NackLog();
+  /** Last accepted version per type URL; survives streams (grpc-java #7427). */
+  private final Map<String, String> acceptedVersions = new HashMap<>();
+  /**
+   * Per type URL, a request holding just the type and the subscribed names, rebuilt when the names
+   * change: every ACK of a 10 000-cluster response then shares its (immutable) name list instead
+   * of copying ten thousand strings.
+   */
+  private final Map<String, DiscoveryRequest> namesTemplates = new HashMap<>();
+
+  private Stream stream;
+  private ScheduledHandle retryTimer;
+  /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
+  private Connection connection = Connection.CONNECTING;
+  private boolean shutdown;
+
+  /**
+   * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
+   *     java-control-plane needs it on every request)
+   * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
+   *     stream lived
+   * @param connectionListener runs when {@link #isConnected()} changes
+   */
+  public AdsStreamController(
+      AdsTransport transport,
+      ResourceCache cache,
+      Node node,
+      boolean nodeOnFirstRequestOnly,
+      SynchronizationContext syncContext,
+      ScheduledExecutorService scheduler,
+      LongSupplier ticker,
+      RandomGenerator random,
+      Runnable connectionListener) {
+    this.transport = transport;
+    this.cache = cache;
+    this.node = node;
+    this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
+    this.syncContext = syncContext;
+    this.scheduler = scheduler;
+    this.ticker = ticker;
+    this.backoff = new ExponentialBackoff(random);
+    this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
+    this.connectionListener = connectionListener;
+  }
+
+  /** Whether a stream has received a response and not failed since. */
+  public boolean isConnected() {
+    return connection == Connection.CONNECTED;
+  }
+
+  /** Whether requests written now reach a ready stream. */
+  public boolean isReady() {
+    return stream != null && stream.ready;
+  }
+
+  /** The names subscribed for a type changed: tell the server (or open the stream). */
+  public void subscriptionsChanged(String typeUrl) {
+    namesTemplates.remove(typeUrl);
+    if (shutdown) {
+      return;
+    }
+    if (stream == null) {
+      if (retryTimer == null) {
+        startStream();
+      }
+      return; // the new stream's onReady sends every subscription
+    }
+    // A name subscribed while the stream waits for a channel that cannot connect hears the
+    // failure from the cache at once (ResourceCache.addWatcher).
+    if (stream.ready) {
+      sendSubscription(stream, typeUrl);
+    }
+  }
+
+  /** Closes the stream and cancels the retry timer; nothing restarts it. */
+  public void shutdown() {
+    shutdown = true;
+    nudges.cancel();
+    if (retryTimer != null) {
+      retryTimer.cancel();
+      retryTimer = null;
+    }
+    if (stream != null) {
+      Stream s = stream;
+      stream = null;
+      if (s.call != null) { // null when starting the call threw
+        s.call.cancel("xDS client closed");
+      }
+    }
+    cache.stopAllTimers();
+  }
+
+  private void startStream() {
+    retryTimer = null;
+    if (shutdown) {
+      return;
+    }
+    Stream s = new Stream(ticker.getAsLong());
+    stream = s;
+    log.debug("opening ADS stream to {}", transport.target());
+    try {
+      s.call = transport.start(s);
+      s.call.request(1);
+    } catch (RuntimeException e) {
+      log.warn("cannot open ADS stream to {}", transport.target(), e);
+      syncContext.execute(() -> onClose(s, Status.UNAVAILABLE.withDescription("cannot open stream").withCause(e)));
+    }
+  }
+
+  private void onReady(Stream s) {
+    if (s != stream || s.ready) {
+      return;
+    }
+    s.ready = true;
+    s.readyNanos = ticker.getAsLong();
+    nudges.cancel();
+    for (String typeUrl : cache.subscribedTypeUrls()) {
+      sendSubscription(s, typeUrl);
+    }
+  }
+
+  private void sendSubscription(Stream s, String typeUrl) {
+    if (!cache.isSubscribed(typeUrl)) {
+      // The last name of the type left. The xDS protocol ("How the client specifies what
+      // resources to return") reads an empty resource_names as "no resources" once a stream has
+      // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
+      // it as the wildcard always, and answers with every resource of the type (at once, or at
+      // its next snapshot), while an explicit "*" is the wildcard on every server. No request
+      // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
+      // names (keeps applying and ACKing what the server sends for them) until a name of the
+      // type is watched again or the stream ends.
+      return;
+    }
+    List<String> names = cache.subscribedNames(typeUrl);
+    send(s, typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, s.nonces.getOrDefault(typeUrl, ""), null);
+    // The request is on a ready stream now: only from here may the server be blamed (A57).
+    cache.startTimers(typeUrl);
+  }
+
+  private void onResponse(Stream s, DiscoveryResponse response) {
+    if (s != stream) {
+      return;
+    }
+    String typeUrl = response.getTypeUrl();
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "ADS response from {}: type {}, version \"{}\", nonce \"{}\", {} resources",
+          transport.target(),
+          typeUrl,
+          response.getVersionInfo(),
+          response.getNonce(),
+          response.getResourcesCount());
+    }
+    if (!s.receivedResponse) {
+      s.receivedResponse = true;
+      nudges.reset();
+      if (connection != Connection.CONNECTED) {
+        connection = Connection.CONNECTED;
+        log.info("ADS stream to {} connected", transport.target());
+        connectionListener.run();
+      }
+    }
+    s.nonces.put(typeUrl, response.getNonce());
+    CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
+    // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
+    // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
+    // the control plane's view of this client back. The next response still waits for every
+    // callback (the tracker), so flow control is unchanged.
+    ResponseOutcome outcome =
+        cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl), o -> answer(s, response, o));
+    if (outcome == null) {
+      log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
+    }
+    tracker.finish();
+  }
+
+  private void answer(Stream s, DiscoveryResponse response, ResponseOutcome outcome) {
+    String typeUrl = response.getTypeUrl();
+    if (outcome.accepted()) {
+      acceptedVersions.put(typeUrl, response.getVersionInfo());
+      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+      return;
+    }
+    // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
+    String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
+    String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
+    if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
+      log.warn(
+          "NACK {} version \"{}\" from {}: {}",
+          shortType,
+          response.getVersionInfo(),
+          transport.target(),
+          detail);
+    } else {
+      log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
+    }
+    send(
+        s,
+        typeUrl,
+        acceptedVersions.getOrDefault(typeUrl, ""),
+        cache.subscribedNames(typeUrl),
+        response.getNonce(),
+        detail);
+  }
+
+  private void requestNext(Stream s) {
+    if (s == stream) {
+      s.call.request(1);
+    }
+  }
+
+  private void onClose(Stream s, Status status) {
+    if (s != stream) {
+      return;
+    }
+    stream = null;
+    nudges.cancel();
+    cache.stopAllTimers();
+    if (shutdown) {
+      return;
+    }
+    if (s.receivedResponse) {
+      // A57: servers recycle streams (max connection age); not an error, nobody is told.
+      log.debug("ADS stream to {} closed after a response ({})", transport.target(), status);
+      backoff.reset();
+      retryAfterBackoff(s);
+      return;
+    }
+    reportFailure(status);
+    retryAfterBackoff(s);
+  }
+
+  /**
+   * The stream waits for a connection and connecting failed: the stream stays (it starts once the
+   * channel reconnects), but this is a failure like a stream that ended before any response.
+   */
+  private void onConnectionFailure(Stream s) {
+    if (s != stream || s.ready || shutdown) {
+      return;
+    }
+    reportFailure(Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)"));
+    nudges.connectFailed(() -> s == stream && !s.ready);
+  }
+
+  /** Logs a state change once, and tells watchers without data, naming the server. */
+  private void reportFailure(Status status) {
+    if (connection != Connection.FAILING) {
+      boolean wasConnected = connection == Connection.CONNECTED;
+      connection = Connection.FAILING;
+      log.info(
+          "ADS stream to {} {}: {}", transport.target(), wasConnected ? "lost" : "failed", describe(status));
+      if (wasConnected) {
+        connectionListener.run();
+      }
+    } else {
+      log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
+    }
+    cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
+  }
+
+  /**
+   * Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57),
+   * counted from when it was connected: time spent waiting for the channel is not a stream's life.
+   */
+  private void retryAfterBackoff(Stream closed) {
+    long lived = Math.max(0, ticker.getAsLong() - (closed.ready ? closed.readyNanos : closed.startNanos));
+    long delay = Math.max(0, backoff.nextDelayNanos() - lived);
+    if (delay == 0) {
+      startStream();
+      return;
+    }
+    log.debug("retrying ADS stream to {} in {} ms", transport.target(), TimeUnit.NANOSECONDS.toMillis(delay));
+    retryTimer = syncContext.schedule(this::startStream, delay, TimeUnit.NANOSECONDS, scheduler);
+  }
+
+  private static String describe(Status status) {
+    return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+  }
+
+  private void send(Stream s, String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
+    DiscoveryRequest template = namesTemplates.get(typeUrl);
+    if (template == null || template.getResourceNamesCount() != names.size()) {
+      template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
+      namesTemplates.put(typeUrl, template);
+    }
+    DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
+    if (!nodeOnFirstRequestOnly || !s.nodeSent) {
+      request.setNode(node);
+      s.nodeSent = true;
+    }
+    if (errorDetail != null) {
+      request.setErrorDetail(
+          com.google.rpc.Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(errorDetail));
+    }
+    s.sentTypes.add(typeUrl);
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
+          transport.target(),
+          typeUrl,
+          version,
+          nonce,
+          names.size(),
+          errorDetail == null ? "" : ", NACK");
+    }
+    s.call.send(request.build());
+  }
+
+  /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
+  private final class Stream implements AdsTransport.Listener {
+    final long startNanos;
+    final Map<String, String> nonces = new HashMap<>();
+    final Set<String> sentTypes = new HashSet<>();
+    final Set<String> respondedTypes = new HashSet<>();
+    AdsTransport.Call call;
+    boolean ready;
+    long readyNanos;
+    boolean receivedResponse;
+    boolean nodeSent;
+
+    Stream(long startNanos) {
+      this.startNanos = startNanos;
+    }
+
+    @Override
+    public void onReady() {
+      syncContext.execute(() -> AdsStreamController.this.onReady(this));
+    }
+
+    @Override
+    public void onResponse(DiscoveryResponse response) {
+      syncContext.execute(() -> AdsStreamController.this.onResponse(this, response));
+    }
+
+    @Override
+    public void onClose(Status status) {
+      syncContext.execute(() -> AdsStreamController.this.onClose(this, status));
+    }
+
+    @Override
+    public void onConnectionFailure() {
+      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
+    }
+  }
+}

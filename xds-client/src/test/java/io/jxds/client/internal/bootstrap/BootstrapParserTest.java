@@ -1,0 +1,157 @@
+package io.jxds.client.internal.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.TlsChannelCredentials;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.ChannelCredentialsSpec;
+import io.jxds.client.bootstrap.ServerInfo;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BootstrapParserTest {
+  private static final String SRC = "test";
+
+  private static Bootstrap parse(String json) throws BootstrapException {
+    return BootstrapParser.parse(json, SRC);
+  }
+
+  private static String withServer(String server) {
+    return "{\"xds_servers\":[" + server + "]}";
+  }
+
+  @TempDir static Path tmp;
+
+  @Test
+  void parsesEveryField() throws Exception {
+    Path caFile = Files.writeString(tmp.resolve("ca.pem"), "not checked until the channel is built");
+    Bootstrap b =
+        parse(
+            """
+            {
+              "xds_servers": [{
+                "server_uri": "xds.example.com:443",
+                "channel_creds": [{"type": "google_default"}, {"type": "tls",
+                    "config": {"ca_certificate_file": "CA_FILE"}}],
+                "server_features": ["xds_v3", "ignore_resource_deletion"]
+              }, {
+                "server_uri": "backup:18000",
+                "channel_creds": [{"type": "insecure"}]
+              }],
+              "node": {
+                "id": "app-1",
+                "cluster": "payments",
+                "locality": {"region": "eu", "zone": "eu-1a", "sub_zone": "rack7"},
+                "metadata": {"team": "core", "canary": true, "n": 3}
+              },
+              "certificate_providers": {"ignored": {}},
+              "jxds": {"resource_timeout": "2s", "client_retention": "0s"}
+            }
+            """.replace("CA_FILE", caFile.toString()));
+    ServerInfo first = b.server();
+    assertThat(first.serverUri()).isEqualTo("xds.example.com:443");
+    assertThat(first.channelCredentials())
+        .isEqualTo(new ChannelCredentialsSpec("tls", Optional.of(caFile.toString()), Optional.empty(), Optional
+            .empty()));
+    assertThat(first.ignoreResourceDeletion()).isTrue();
+    assertThat(b.servers()).hasSize(2);
+    assertThat(b.servers().get(1).ignoreResourceDeletion()).isFalse();
+    Node node = b.node();
+    assertThat(node.getId()).isEqualTo("app-1");
+    assertThat(node.getCluster()).isEqualTo("payments");
+    assertThat(node.getLocality().getRegion()).isEqualTo("eu");
+    assertThat(node.getLocality().getZone()).isEqualTo("eu-1a");
+    assertThat(node.getLocality().getSubZone()).isEqualTo("rack7");
+    assertThat(node.getMetadata().getFieldsOrThrow("team").getStringValue()).isEqualTo("core");
+    assertThat(node.getMetadata().getFieldsOrThrow("canary").getBoolValue()).isTrue();
+    assertThat(node.getMetadata().getFieldsOrThrow("n").getNumberValue()).isEqualTo(3.0);
+    assertThat(node.getUserAgentName()).isEqualTo("jxds");
+    assertThat(b.resourceTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(b.clientRetention()).isEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void firstSupportedChannelCredsWins() throws Exception {
+    Bootstrap insecureFirst =
+        parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"},{\"type\":\"tls\"}]}"));
+    assertThat(insecureFirst.server().channelCredentials()).isEqualTo(ChannelCredentialsSpec.insecure());
+    assertThat(insecureFirst.server().channelCredentials().toChannelCredentials())
+        .isInstanceOf(InsecureChannelCredentials.class);
+    Bootstrap tls =
+        parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"tls\"},{\"type\":\"insecure\"}]}"));
+    assertThat(tls.server().channelCredentials()).isEqualTo(ChannelCredentialsSpec.tls());
+    assertThat(tls.server().channelCredentials().toChannelCredentials()).isInstanceOf(TlsChannelCredentials.class);
+  }
+
+  @Test
+  void unreadableTlsFileIsAnErrorNamingTheField() {
+    String missing = tmp.resolve("missing-ca.pem").toString();
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"tls\","
+            + "\"config\":{\"ca_certificate_file\":\"" + missing + "\"}}]}")))
+        .isInstanceOf(BootstrapException.class)
+        .hasMessageContaining("test: ")
+        .hasMessageContaining("ca_certificate_file")
+        .hasMessageContaining("cannot read file \"" + missing + "\"");
+  }
+
+  @Test
+  void noSupportedChannelCredsIsAnError() {
+    assertThatThrownBy(
+            () -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"google_default\"}]}")))
+        .isInstanceOf(BootstrapException.class)
+        .hasMessage(
+            "test: xds_servers[0].channel_creds no supported type (jxds supports insecure and tls), got "
+                + "[google_default]");
+  }
+
+  @Test
+  void errorsNameTheField() {
+    assertThatThrownBy(() -> parse("{}")).hasMessage("test: xds_servers is required and must not be empty");
+    assertThatThrownBy(() -> parse(withServer("{\"channel_creds\":[{\"type\":\"insecure\"}]}")))
+        .hasMessage("test: xds_servers[0].server_uri is required");
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"a:1\"}")))
+        .hasMessage("test: xds_servers[0].channel_creds is required and must not be empty");
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":7,\"channel_creds\":[{\"type\":\"insecure\"}]}")))
+        .hasMessage("test: xds_servers[0].server_uri must be a string");
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"node\":{\"locality\":\"eu\"}}"))
+        .hasMessage("test: node.locality must be an object");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"soon\"}}"))
+        .hasMessageStartingWith("test: jxds.resource_timeout is invalid: \"soon\" is not a duration");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"0s\"}}"))
+        .hasMessageStartingWith("test: jxds.resource_timeout must be positive");
+    assertThatThrownBy(() -> parse("[1]")).hasMessageStartingWith("test: bad JSON");
+  }
+
+  @Test
+  void bootstrapDurationsFollowTheOneDocumentedSyntax() {
+    // The balancer's config rejects these; the bootstrap must not read them differently.
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    for (String text : new String[] {"1.s", "1e3s", " 2s", "+2s"}) {
+      String json = "{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"" + text + "\"}}";
+      assertThatThrownBy(() -> parse(json))
+          .as(text)
+          .isInstanceOf(BootstrapException.class)
+          .hasMessageContaining("jxds.resource_timeout");
+    }
+  }
+
+  @Test
+  void keyIsServersAndNodeOnly() throws Exception {
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    Bootstrap a =
+        parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"},\"jxds\":{\"resource_timeout\":\"2s\"}}");
+    Bootstrap b = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"}}");
+    Bootstrap c = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"y\"}}");
+    assertThat(a.key()).isEqualTo(b.key());
+    assertThat(a.key()).isNotEqualTo(c.key());
+  }
+}
