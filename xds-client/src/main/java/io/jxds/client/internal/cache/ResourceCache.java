@@ -385,22 +385,14 @@ public final class ResourceCache {
 
   /**
    * Applies a response. Returns null when no name of its type is on the wire (ignored, not
-   * ACKed), else the ACK/NACK decision.
+   * ACKed), else the ACK/NACK decision, which {@code beforeCallbacks} also gets once the response
+   * is applied and before any watcher callback is handed out (so the ACK or NACK need not wait
+   * for callbacks that run inline).
    *
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
    *     absence in it deletes nothing yet (a control plane that just restarted may answer before
    *     it has its whole state)
-   */
-  public ResponseOutcome handleResponse(
-      DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
-    return handleResponse(response, tracker, firstOfTypeOnStream, outcome -> {});
-  }
-
-  /**
-   * As {@link #handleResponse(DiscoveryResponse, CallbackTracker, boolean)}, and runs {@code
-   * beforeCallbacks} with the decision once the response is applied, before any watcher callback
-   * is handed out (so the ACK or NACK need not wait for callbacks that run inline).
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response,
