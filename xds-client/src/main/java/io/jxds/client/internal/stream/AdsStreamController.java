@@ -358,7 +358,6 @@ public final class AdsStreamController {
       request.setErrorDetail(
           com.google.rpc.Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(errorDetail));
     }
-    s.sentTypes.add(typeUrl);
     if (log.isDebugEnabled()) {
       log.debug(
           "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
@@ -376,7 +375,6 @@ public final class AdsStreamController {
   private final class Stream implements AdsTransport.Listener {
     final long startNanos;
     final Map<String, String> nonces = new HashMap<>();
-    final Set<String> sentTypes = new HashSet<>();
     final Set<String> respondedTypes = new HashSet<>();
     AdsTransport.Call call;
     boolean ready;
