@@ -148,7 +148,11 @@ class StreamWireTest {
         }
       }
     };
-    client.watch(TestTypes.CLUSTER, "a", watcher, channelContext);
+    // Not from this thread: the client's SynchronizationContext drains on the thread that calls
+    // watch(), so the response (and the blocking callback) may be handled on it.
+    Thread watching = new Thread(() -> client.watch(TestTypes.CLUSTER, "a", watcher, channelContext), "watching");
+    watching.setDaemon(true);
+    watching.start();
 
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     try {
