@@ -22,6 +22,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>After each test it fails the test if the server recorded an unexpected internal failure
  * ({@link FakeAdsServer#unexpectedErrors()}), so a broken fixture never passes silently.
  */
+// JUnit's types appear in this class only; the module reads JUnit statically (module-info.java).
+@SuppressWarnings("exports")
 public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEachCallback {
   private final boolean inProcess;
   private volatile FakeAdsServer server;

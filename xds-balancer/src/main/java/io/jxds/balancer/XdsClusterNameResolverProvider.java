@@ -18,6 +18,9 @@ import java.util.Map;
  * Registered through {@code META-INF/services/io.grpc.NameResolverProvider}.
  */
 public final class XdsClusterNameResolverProvider extends NameResolverProvider {
+  /** Creates the provider; gRPC's registry does, through the service declaration. */
+  public XdsClusterNameResolverProvider() {}
+
   @Override
   public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
     if (!XdsClusterPolicy.TARGET_SCHEME.equals(targetUri.getScheme())) {

@@ -1,6 +1,5 @@
 package io.jxds.client.internal.stream;
 
-import com.google.rpc.Code;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
@@ -356,7 +355,7 @@ public final class AdsStreamController {
     }
     if (errorDetail != null) {
       request.setErrorDetail(
-          com.google.rpc.Status.newBuilder().setCode(Code.INVALID_ARGUMENT_VALUE).setMessage(errorDetail));
+          com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(errorDetail));
     }
     if (log.isDebugEnabled()) {
       log.debug(

@@ -1,0 +1,18 @@
+/**
+ * Test fixtures for code that uses jxds, and for control-plane authors: a fake ADS server, resource
+ * builders, a fake clock and a fake load-balancer helper.
+ */
+@SuppressWarnings({"requires-transitive-automatic", "requires-automatic"})
+module io.jxds.testing {
+  requires transitive api;
+  requires transitive com.google.protobuf;
+  requires transitive io.grpc;
+  requires io.grpc.inprocess;
+  requires io.grpc.netty.shaded;
+  requires io.grpc.stub;
+  requires org.slf4j;
+  // Only FakeAdsServerExtension needs JUnit; users of the rest need not have it.
+  requires static org.junit.jupiter.api;
+
+  exports io.jxds.testing;
+}

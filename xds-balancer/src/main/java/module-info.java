@@ -1,0 +1,15 @@
+/**
+ * The {@code xds_cluster} load-balancing policy and the {@code xds-cluster} name resolver, both
+ * registered with gRPC as services (what {@code META-INF/services} does on the class path).
+ */
+@SuppressWarnings("requires-automatic")
+module io.jxds.balancer {
+  requires transitive io.jxds.client;
+  requires io.grpc.util;
+  requires org.slf4j;
+
+  exports io.jxds.balancer;
+
+  provides io.grpc.LoadBalancerProvider with io.jxds.balancer.internal.XdsClusterLoadBalancerProvider;
+  provides io.grpc.NameResolverProvider with io.jxds.balancer.XdsClusterNameResolverProvider;
+}
