@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * {@link SoakTest} for the invariants and their bounds).
  */
 final class SoakRun implements AutoCloseable {
+  /** The operations a run does at least, whatever its duration (unless capped by maxOps). */
+  static final int MIN_OPS = 16;
+
   private static final Logger log = LoggerFactory.getLogger(SoakRun.class);
   static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
 
@@ -186,8 +189,11 @@ final class SoakRun implements AutoCloseable {
 
     long end = runStart + config.duration().toNanos();
     // The run ends by itself: bounded in operations and time; an outage in progress is finished
-    // (at most two more operations, then the start).
-    while ((opNumber < config.maxOps() && System.nanoTime() < end) || !model.controlPlaneUp) {
+    // (at most two more operations, then the start). Each operation waits for the client to
+    // converge, which takes longer on a loaded machine, so a short run goes on past its time until
+    // it has done MIN_OPS operations: what it checks does not shrink with the machine's speed.
+    while ((opNumber < config.maxOps() && (System.nanoTime() < end || report.ops < MIN_OPS))
+        || !model.controlPlaneUp) {
       step(generator.next());
     }
     report.elapsedMillis = elapsedMillis();

@@ -117,7 +117,7 @@ class SoakTest {
       report = run.run();
     }
     // The run checks its invariants as it goes; these only guard against a vacuous run.
-    assertThat(report.ops).as("operations").isGreaterThan(8);
+    assertThat(report.ops).as("operations").isGreaterThanOrEqualTo(Math.min(SoakRun.MIN_OPS, config.maxOps()));
     assertThat(report.succeeded.sum()).as("RPCs that reached a backend").isGreaterThan(1_000);
   }
 }
