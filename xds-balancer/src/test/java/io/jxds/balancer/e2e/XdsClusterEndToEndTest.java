@@ -304,6 +304,22 @@ class XdsClusterEndToEndTest {
   }
 
   @Test
+  void istioClusterNameRoutesThroughItsEncodedTarget() throws Exception {
+    String cluster = "outbound|8080||echo.default.svc.cluster.local";
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster(cluster).build());
+    ads.setEndpoints(XdsResources.endpoints(cluster)
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build());
+    String target = XdsClusterPolicy.target(cluster);
+    assertThat(target).isEqualTo("xds-cluster:///outbound%7C8080%7C%7Cecho.default.svc.cluster.local");
+    ManagedChannel channel = track(Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    assertThat(ads.subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
+  }
+
+  @Test
   void clientHandedInThroughNameResolverArgIsUsedAndNotClosed() throws Exception {
     System.clearProperty(BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
     Backend a = backends.start("a");
