@@ -3,6 +3,10 @@ package io.jxds.api.internal.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import com.google.protobuf.ListValue;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.Endpoint;
@@ -11,6 +15,7 @@ import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.Locality;
 import io.jxds.api.model.LocalityId;
+import io.jxds.testing.IstioClusterBuilder;
 import io.jxds.testing.IstioResources;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -38,6 +43,26 @@ class IstioResourcesDecodeTest {
     assertThat(update.clusterName()).isEqualTo("outbound|8080|v1|echo.default.svc.cluster.local");
     assertThat(update.edsServiceName()).isEqualTo(update.clusterName());
     assertThat(update.maxConcurrentRequests()).isEqualTo(ClusterUpdate.DEFAULT_MAX_CONCURRENT_REQUESTS);
+  }
+
+  @Test
+  void clusterFilterMetadataIsIgnoredAsGrpcJavaIgnoresIt() throws Exception {
+    // istiod's sidecar clusters carry istio metadata (services, default_original_port); a client that
+    // reads no cluster metadata must still accept the cluster.
+    Struct service = Struct.newBuilder()
+        .putFields("host", Value.newBuilder().setStringValue(HOST).build())
+        .putFields("name", Value.newBuilder().setStringValue("echo").build())
+        .putFields("namespace", Value.newBuilder().setStringValue("default").build())
+        .build();
+    Struct istio = Struct.newBuilder()
+        .putFields("services", Value.newBuilder().setListValue(
+            ListValue.newBuilder().addValues(Value.newBuilder().setStructValue(service))).build())
+        .putFields("default_original_port", Value.newBuilder().setNumberValue(8080).build())
+        .build();
+    IstioClusterBuilder cluster = IstioResources.cluster(HOST, 8080).roundRobin();
+    cluster.proto().setMetadata(Metadata.newBuilder().putFilterMetadata("istio", istio));
+
+    assertThat(ClusterDecoder.decode(cluster.build()).clusterName()).isEqualTo(CLUSTER);
   }
 
   /**
