@@ -9,8 +9,9 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 /**
  * Builds a Cluster as istiod's proxyless gRPC generator does (see {@link IstioResources}): type
  * EDS, {@code eds_cluster_config} with {@code service_name} equal to the cluster name and {@code
- * eds_config} ADS, {@code lb_policy} LEAST_REQUEST, no circuit breaker, plaintext. The methods
- * apply a DestinationRule's traffic policy.
+ * eds_config} ADS, {@code lb_policy} left unset (ROUND_ROBIN: without a DestinationRule istiod sets
+ * none for proxyless clients, unlike the LEAST_REQUEST it gives sidecars), no circuit breaker,
+ * plaintext. The methods apply a DestinationRule's traffic policy.
  */
 public final class IstioClusterBuilder {
   private final Cluster.Builder cluster;
@@ -21,12 +22,12 @@ public final class IstioClusterBuilder {
         .setType(Cluster.DiscoveryType.EDS)
         .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder()
             .setServiceName(name)
-            .setEdsConfig(XdsResources.adsConfigSource()))
-        .setLbPolicy(Cluster.LbPolicy.LEAST_REQUEST);
+            .setEdsConfig(XdsResources.adsConfigSource()));
   }
 
   /**
-   * {@code loadBalancer.simple: ROUND_ROBIN}: {@code lb_policy} ROUND_ROBIN, no LB config.
+   * {@code loadBalancer.simple: ROUND_ROBIN} (what no DestinationRule also gives): {@code
+   * lb_policy} ROUND_ROBIN, no LB config.
    *
    * @return this builder
    */
@@ -36,8 +37,8 @@ public final class IstioClusterBuilder {
   }
 
   /**
-   * {@code loadBalancer.simple: LEAST_REQUEST} (the default): {@code lb_policy} LEAST_REQUEST, no
-   * {@code least_request_lb_config} (choice count 2).
+   * {@code loadBalancer.simple: LEAST_REQUEST}: {@code lb_policy} LEAST_REQUEST, no {@code
+   * least_request_lb_config} (choice count 2).
    *
    * @return this builder
    */
@@ -67,6 +68,30 @@ public final class IstioClusterBuilder {
   public IstioClusterBuilder consistentHash(long minimumRingSize) {
     cluster.setLbPolicy(Cluster.LbPolicy.RING_HASH)
         .setRingHashLbConfig(Cluster.RingHashLbConfig.newBuilder().setMinimumRingSize(UInt64Value.of(minimumRingSize)));
+    return this;
+  }
+
+  /**
+   * {@code loadBalancer.consistentHash.maglev} without a table size: {@code lb_policy} MAGLEV, no
+   * {@code maglev_lb_config} (table size 65537).
+   *
+   * @return this builder
+   */
+  public IstioClusterBuilder maglev() {
+    cluster.setLbPolicy(Cluster.LbPolicy.MAGLEV).clearLbConfig();
+    return this;
+  }
+
+  /**
+   * {@code loadBalancer.consistentHash.maglev.tableSize}: {@code lb_policy} MAGLEV and {@code
+   * maglev_lb_config.table_size}.
+   *
+   * @param tableSize the lookup table size (Envoy requires a prime)
+   * @return this builder
+   */
+  public IstioClusterBuilder maglev(long tableSize) {
+    cluster.setLbPolicy(Cluster.LbPolicy.MAGLEV)
+        .setMaglevLbConfig(Cluster.MaglevLbConfig.newBuilder().setTableSize(UInt64Value.of(tableSize)));
     return this;
   }
 

@@ -18,12 +18,14 @@ import java.util.Objects;
  *       {@code ClusterLoadAssignment} has that name too. Such names need percent-encoding in a
  *       channel target: {@code XdsClusterPolicy.target(name)}.
  *   <li><b>Cluster</b> ({@link IstioClusterBuilder}): type EDS, {@code eds_config} ADS, the load
- *       balancer from the DestinationRule ({@code LEAST_REQUEST} by default, Istio's default load
- *       balancer; {@code RING_HASH} with {@code ring_hash_lb_config.minimum_ring_size} 1024 for a
- *       {@code consistentHash}), and for {@code connectionPool.http.http2MaxRequests} a circuit
- *       breaker with {@code max_requests} alone (gRFC A32 reads no other threshold). The request
- *       hash itself ({@code consistentHash.httpHeaderName}) goes into the route's
- *       {@code hash_policy}, not the cluster.
+ *       balancer from the DestinationRule: none set (ROUND_ROBIN) without one, {@code
+ *       LEAST_REQUEST} for {@code simple: LEAST_REQUEST}, {@code RING_HASH} with {@code
+ *       ring_hash_lb_config.minimum_ring_size} 1024 for a {@code consistentHash}, {@code MAGLEV} for
+ *       {@code consistentHash.maglev}; and for {@code connectionPool.http.http2MaxRequests} a
+ *       circuit breaker with {@code max_requests} alone (gRFC A32 reads no other threshold). The
+ *       request hash itself ({@code consistentHash.httpHeaderName}) goes into the route's {@code
+ *       hash_policy}, not the cluster. (Sidecars get LEAST_REQUEST by default; proxyless clients
+ *       do not.)
  *   <li><b>Endpoints</b> ({@link IstioEndpointsBuilder}): localities from the {@code
  *       region/zone/subzone} label, each weighted by the sum of its endpoint weights; endpoints
  *       HEALTHY with {@code load_balancing_weight} 1 unless set, and filter metadata {@code istio:

@@ -23,14 +23,15 @@ class IstioResourcesTest {
   }
 
   @Test
-  void clusterIsEdsOverAdsNamedForItselfWithLeastRequestByDefault() {
+  void clusterIsEdsOverAdsNamedForItselfWithNoLbPolicySet() {
     Cluster cluster = IstioResources.cluster(HOST, 8080).build();
 
     assertThat(cluster.getName()).isEqualTo("outbound|8080||echo.default.svc.cluster.local");
     assertThat(cluster.getType()).isEqualTo(Cluster.DiscoveryType.EDS);
     assertThat(cluster.getEdsClusterConfig().getServiceName()).isEqualTo(cluster.getName());
     assertThat(cluster.getEdsClusterConfig().getEdsConfig().hasAds()).isTrue();
-    assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.LEAST_REQUEST);
+    assertThat(cluster.getLbPolicy()).isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
+    assertThat(cluster.getLbConfigCase()).isEqualTo(Cluster.LbConfigCase.LBCONFIG_NOT_SET);
     assertThat(cluster.hasCircuitBreakers()).isFalse();
     assertThat(cluster.hasTransportSocket()).isFalse();
     assertThat(cluster.getTransportSocketMatchesCount()).isZero();
@@ -53,6 +54,12 @@ class IstioResourcesTest {
     Cluster roundRobin = IstioResources.cluster(HOST, 8080).consistentHash(4096).roundRobin().build();
     assertThat(roundRobin.getLbPolicy()).isEqualTo(Cluster.LbPolicy.ROUND_ROBIN);
     assertThat(roundRobin.hasRingHashLbConfig()).isFalse();
+    assertThat(IstioResources.cluster(HOST, 8080).leastRequest().build().getLbPolicy())
+        .isEqualTo(Cluster.LbPolicy.LEAST_REQUEST);
+    Cluster maglev = IstioResources.cluster(HOST, 8080).maglev(65537).build();
+    assertThat(maglev.getLbPolicy()).isEqualTo(Cluster.LbPolicy.MAGLEV);
+    assertThat(maglev.getMaglevLbConfig().getTableSize().getValue()).isEqualTo(65537);
+    assertThat(IstioResources.cluster(HOST, 8080).maglev().build().hasMaglevLbConfig()).isFalse();
   }
 
   @Test

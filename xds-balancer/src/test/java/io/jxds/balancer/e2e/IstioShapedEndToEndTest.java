@@ -61,11 +61,11 @@ class IstioShapedEndToEndTest {
   }
 
   @Test
-  void roundRobinIstioClusterSplitsByLocalityAndEndpointWeight() throws Exception {
+  void clusterWithoutDestinationRuleSplitsByLocalityAndEndpointWeight() throws Exception {
     Backend a1 = backends.start("a1");
     Backend a2 = backends.start("a2");
     Backend b1 = backends.start("b1");
-    ads.setClusters(IstioResources.cluster(HOST, 8080).roundRobin().http2MaxRequests(100).build());
+    ads.setClusters(IstioResources.cluster(HOST, 8080).build());
     // Locality weights are the sums of endpoint weights, as istiod computes them: 4 and 4.
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
         .locality("us-east1/us-east1-b/rack-1")
@@ -104,7 +104,7 @@ class IstioShapedEndToEndTest {
   @Test
   void http2MaxRequestsLimitsConcurrentStreams() throws Exception {
     Backend a = backends.start("a");
-    ads.setClusters(IstioResources.cluster(HOST, 8080).roundRobin().http2MaxRequests(2).build());
+    ads.setClusters(IstioResources.cluster(HOST, 8080).http2MaxRequests(2).build());
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
         .locality("us-east1/us-east1-b/rack-1").endpoint("echo-a", "127.0.0.1", a.port())
         .build());
@@ -127,17 +127,20 @@ class IstioShapedEndToEndTest {
   }
 
   /**
-   * istiod's own defaults: LEAST_REQUEST for every cluster, RING_HASH (minimum ring size 1024) for
-   * a DestinationRule {@code consistentHash}. NACKed until least_request and ring_hash land; then
-   * enable this: with no hash key configured, ring hash draws a random hash per RPC, so both
-   * policies reach every backend.
+   * What istiod sends for a DestinationRule {@code loadBalancer}: LEAST_REQUEST, RING_HASH (minimum
+   * ring size 1024) for a {@code consistentHash}, MAGLEV for {@code consistentHash.maglev}. NACKed
+   * until those policies land; then enable this: with no hash key configured, ring hash and maglev
+   * draw a random hash per RPC, so every policy reaches every backend.
    */
-  @Disabled("LEAST_REQUEST / RING_HASH: enable when the lb policies land")
+  @Disabled("LEAST_REQUEST / RING_HASH / MAGLEV: enable when the lb policies land")
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"LEAST_REQUEST (default)", "RING_HASH (consistentHash)"})
-  void istiodDefaultPoliciesRouteToEveryBackend(String policy) throws Exception {
-    UnaryOperator<IstioClusterBuilder> destinationRule =
-        policy.startsWith("RING_HASH") ? IstioClusterBuilder::consistentHash : b -> b;
+  @ValueSource(strings = {"LEAST_REQUEST", "RING_HASH", "MAGLEV"})
+  void destinationRuleLbPoliciesRouteToEveryBackend(String policy) throws Exception {
+    UnaryOperator<IstioClusterBuilder> destinationRule = switch (policy) {
+      case "LEAST_REQUEST" -> IstioClusterBuilder::leastRequest;
+      case "RING_HASH" -> IstioClusterBuilder::consistentHash;
+      default -> IstioClusterBuilder::maglev;
+    };
     Backend a = backends.start("a");
     Backend b = backends.start("b");
     ads.setClusters(destinationRule.apply(IstioResources.cluster(HOST, 8080)).build());

@@ -29,7 +29,14 @@ class IstioResourcesDecodeTest {
   private static final String CLUSTER = "outbound|8080||echo.default.svc.cluster.local";
 
   @Test
-  void roundRobinClusterDecodesWithItsOwnNameAsEdsServiceNameAndItsCircuitBreaker() throws Exception {
+  void clusterWithoutDestinationRuleDecodesAsRoundRobinWithItsOwnNameAsEdsServiceName() throws Exception {
+    ClusterUpdate update = ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).build());
+
+    assertThat(update).isEqualTo(new ClusterUpdate(CLUSTER, CLUSTER, false, 1024, LbPolicy.ROUND_ROBIN, Optional.empty()));
+  }
+
+  @Test
+  void roundRobinClusterDecodesWithItsCircuitBreaker() throws Exception {
     ClusterUpdate update = ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).roundRobin()
         .http2MaxRequests(100).build());
 
@@ -66,16 +73,19 @@ class IstioResourcesDecodeTest {
   }
 
   /**
-   * istiod's defaults: LEAST_REQUEST for every cluster, RING_HASH (minimum ring size 1024) for a
-   * DestinationRule {@code consistentHash}. Both are NACKed until least_request and ring_hash
-   * decoding land; then enable this and assert the decoded policy too.
+   * What istiod sends for a DestinationRule {@code loadBalancer}: LEAST_REQUEST for {@code simple:
+   * LEAST_REQUEST}, RING_HASH (minimum ring size 1024) for a {@code consistentHash}, MAGLEV for
+   * {@code consistentHash.maglev}. NACKed until those policies land; then enable this and assert
+   * the decoded policy too.
    */
-  @Disabled("LEAST_REQUEST / RING_HASH decoding: enable when the lb policies land")
+  @Disabled("LEAST_REQUEST / RING_HASH / MAGLEV decoding: enable when the lb policies land")
   @Test
-  void leastRequestDefaultAndConsistentHashClustersDecode() {
-    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).build()))
+  void destinationRuleLbPoliciesDecode() {
+    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).leastRequest().build()))
         .doesNotThrowAnyException();
     assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).consistentHash().build()))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).maglev().build()))
         .doesNotThrowAnyException();
     assertThatCode(() -> ClusterDecoder.decode(
             IstioResources.subsetCluster(HOST, 8080, "v1").consistentHash(4096).http2MaxRequests(10).build()))
