@@ -55,12 +55,18 @@ class UnixSocketAdsEndToEndTest {
     }
   }
 
+  /**
+   * istio-agent writes {@code "unix:///" + path}: {@code unix:///./etc/istio/proxy/XDS} from its
+   * default relative path in older releases, {@code unix:////etc/istio/proxy/XDS} from an absolute
+   * one in newer releases; both name the same file.
+   */
   @ParameterizedTest(name = "server_uri {0}")
-  @ValueSource(strings = {"unix:///ABSOLUTE", "unix:/ABSOLUTE", "unix:RELATIVE"})
+  @ValueSource(strings = {
+      "unix://ABSOLUTE", "unix:ABSOLUTE", "unix:RELATIVE", "unix:///./FROM_ROOT", "unix:///ABSOLUTE"})
   void channelRoutesThroughAControlPlaneOnAUnixSocket(String form) throws Exception {
     String serverUri = form
-        .replace("//ABSOLUTE", "//" + socket)
-        .replace(":/ABSOLUTE", ":" + socket)
+        .replace("ABSOLUTE", socket.toString())
+        .replace("FROM_ROOT", socket.getRoot().relativize(socket).toString())
         .replace("RELATIVE", Path.of("").toAbsolutePath().relativize(socket).toString());
     String bootstrap = ads.bootstrap().jxdsOption("client_retention", "0s").build();
     assertThat(bootstrap).contains("\"server_uri\": \"unix://" + socket + "\"");
