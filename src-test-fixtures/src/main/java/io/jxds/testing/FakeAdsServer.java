@@ -350,6 +350,7 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * The loopback port (the real one once started, also after a stop).
    *
+   * @return the port
    * @throws IllegalStateException for an in-process or unix-socket server, or before the first
    *     start of a server asked for port 0
    */
@@ -386,7 +387,11 @@ public final class FakeAdsServer implements AutoCloseable {
     return inProcessName != null ? "inprocess:" + inProcessName : "127.0.0.1:" + port();
   }
 
-  /** A new plaintext channel to this server; the caller shuts it down. */
+  /**
+   * A new plaintext channel to this server; the caller shuts it down.
+   *
+   * @return the channel
+   */
   public ManagedChannel newClientChannel() {
     if (inProcessName != null) {
       return InProcessChannelBuilder.forName(inProcessName).build();
