@@ -1,6 +1,7 @@
 package io.jxds.balancer.e2e;
 
 import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.balancer.testing.Backends.assertShare;
 import static io.jxds.balancer.testing.Backends.awaitCalls;
 import static io.jxds.balancer.testing.Backends.calls;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,11 +159,5 @@ class IstioShapedEndToEndTest {
 
   private static ManagedChannel channel(String cluster) {
     return Grpc.newChannelBuilder(XdsClusterPolicy.target(cluster), InsecureChannelCredentials.create()).build();
-  }
-
-  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
-    int total = split.values().stream().mapToInt(Integer::intValue).sum();
-    double share = 100.0 * split.getOrDefault(name, 0) / total;
-    assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 }

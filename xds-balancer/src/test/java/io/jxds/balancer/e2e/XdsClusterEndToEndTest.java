@@ -2,6 +2,7 @@ package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.balancer.testing.Backends.assertShare;
 import static io.jxds.balancer.testing.Backends.awaitCalls;
 import static io.jxds.balancer.testing.Backends.calls;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -399,11 +400,5 @@ class XdsClusterEndToEndTest {
     return XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY));
-  }
-
-  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
-    int total = split.values().stream().mapToInt(Integer::intValue).sum();
-    double share = 100.0 * split.getOrDefault(name, 0) / total;
-    assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 }
