@@ -32,7 +32,8 @@ class IstioResourcesDecodeTest {
   void clusterWithoutDestinationRuleDecodesAsRoundRobinWithItsOwnNameAsEdsServiceName() throws Exception {
     ClusterUpdate update = ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).build());
 
-    assertThat(update).isEqualTo(new ClusterUpdate(CLUSTER, CLUSTER, false, 1024, LbPolicy.ROUND_ROBIN, Optional.empty()));
+    assertThat(update)
+        .isEqualTo(new ClusterUpdate(CLUSTER, CLUSTER, false, 1024, LbPolicy.ROUND_ROBIN, Optional.empty()));
   }
 
   @Test
@@ -40,7 +41,8 @@ class IstioResourcesDecodeTest {
     ClusterUpdate update = ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).roundRobin()
         .http2MaxRequests(100).build());
 
-    assertThat(update).isEqualTo(new ClusterUpdate(CLUSTER, CLUSTER, false, 100, LbPolicy.ROUND_ROBIN, Optional.empty()));
+    assertThat(update)
+        .isEqualTo(new ClusterUpdate(CLUSTER, CLUSTER, false, 100, LbPolicy.ROUND_ROBIN, Optional.empty()));
   }
 
   @Test
