@@ -20,7 +20,8 @@ class XdsClusterTargetGrpcParsingTest {
   void everyNameSurvivesGrpcTargetParsingThroughTheHelper() {
     List<String> names = new ArrayList<>(List.of(
         "outbound|8080||echo.default.svc.cluster.local", "outbound|8080|v1|echo.default.svc.cluster.local",
-        ".", "..", "/", "a/../b", "//x", "%41", "%", "é", "日本", "xdstp://authority/envoy.config.cluster.v3.Cluster/c"));
+        ".", "..", "/", "a/../b", "//x", "%41", "%", "\u00e9", "\u65e5\u672c",
+        "xdstp://authority/envoy.config.cluster.v3.Cluster/c"));
     for (char c = 0x20; c < 0x7f; c++) {
       names.add("a" + c + "b");
     }
