@@ -13,6 +13,12 @@ final class QuickStart {
         .build(); // then: PaymentsGrpc.newBlockingStub(channel), as with any channel
   }
 
+  /** An Istio cluster: its name holds '|', which target() percent-encodes (%7C) for the URI. */
+  static ManagedChannel echoChannel() {
+    String cluster = "outbound|8080||echo.default.svc.cluster.local"; // outbound|PORT|SUBSET|HOST
+    return Grpc.newChannelBuilder(XdsClusterPolicy.target(cluster), InsecureChannelCredentials.create()).build();
+  }
+
   /** The same policy on a target of your own, through the service config. */
   static ManagedChannel paymentsChannel(String target) {
     return Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())

@@ -52,6 +52,19 @@ class QuickStartTest {
   }
 
   @Test
+  void istioClusterNameRoutesThroughTheEncodedTarget() {
+    String cluster = "outbound|8080||echo.default.svc.cluster.local";
+    ads.putClusters(XdsResources.cluster(cluster).build());
+    ads.putEndpoints(XdsResources.endpoints(cluster)
+        .locality("r", "z", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("a"), HEALTHY))
+        .build());
+
+    channel = QuickStart.echoChannel();
+
+    assertThat(call(channel)).containsExactly(0x08, 0x01);
+  }
+
+  @Test
   void serviceConfigOnAnyTargetRoutesTheSame() {
     // The DNS resolver's address (a closed port) is ignored: the control plane decides.
     channel = QuickStart.paymentsChannel("dns:///127.0.0.1:9");

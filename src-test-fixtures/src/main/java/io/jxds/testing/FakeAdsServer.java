@@ -9,6 +9,8 @@ import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -17,6 +19,12 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
@@ -24,6 +32,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,8 +61,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A state-of-the-world ADS control plane for tests: a real gRPC server implementing
  * {@code envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources}, on an
- * in-process transport or a loopback port, whose resources, faults and observations a test
- * controls.
+ * in-process transport, a loopback port or (on Linux) a unix domain socket, whose resources,
+ * faults and observations a test controls.
  *
  * <h2>Protocol behaviour</h2>
  *
@@ -105,7 +114,8 @@ public final class FakeAdsServer implements AutoCloseable {
   private static final Logger logger = LoggerFactory.getLogger(FakeAdsServer.class);
   private static final long STOP_TIMEOUT_SECONDS = 5;
 
-  private final String inProcessName; // null for a loopback server
+  private final String inProcessName; // null for a loopback or unix-socket server
+  private final Path socketPath; // null unless a unix-socket server
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Object lifecycle = new Object();
@@ -113,6 +123,7 @@ public final class FakeAdsServer implements AutoCloseable {
   // Everything below is guarded by lock.
   private int port; // the requested port until the first start binds it, then the bound one
   private Server server;
+  private EventLoopGroup socketGroup; // the unix-socket server's event loop while it runs
   private ScheduledExecutorService sender;
   private final Map<String, ServedType> types = new HashMap<>();
   private final Map<Long, AdsStream> streams = new LinkedHashMap<>();
@@ -126,8 +137,9 @@ public final class FakeAdsServer implements AutoCloseable {
   private long nextStreamId = 1;
   private long nextNonce = 1;
 
-  private FakeAdsServer(String inProcessName, int port) {
+  private FakeAdsServer(String inProcessName, int port, Path socketPath) {
     this.inProcessName = inProcessName;
+    this.socketPath = socketPath;
     this.port = port;
     for (String typeUrl :
         List.of(CLUSTER_TYPE_URL, ENDPOINTS_TYPE_URL, LISTENER_TYPE_URL, ROUTE_TYPE_URL)) {
@@ -142,7 +154,7 @@ public final class FakeAdsServer implements AutoCloseable {
 
   /** A server on the in-process transport under {@code name}; not started yet. */
   public static FakeAdsServer inProcess(String name) {
-    return new FakeAdsServer(Objects.requireNonNull(name, "name"), -1);
+    return new FakeAdsServer(Objects.requireNonNull(name, "name"), -1, null);
   }
 
   /** A server on 127.0.0.1 on a free port chosen at the first start; not started yet. */
@@ -155,7 +167,37 @@ public final class FakeAdsServer implements AutoCloseable {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
-    return new FakeAdsServer(null, port);
+    return new FakeAdsServer(null, port, null);
+  }
+
+  /**
+   * A server on the unix domain socket {@code path} (as istio-agent serves ADS on {@code
+   * /etc/istio/proxy/XDS}); not started yet. Clients dial {@link #serverUri()}, {@code
+   * unix:///ABSOLUTE_PATH}, through grpc-netty's unix-socket transport, which needs Linux with
+   * epoll: see {@link #unixSocketsSupported()}. The socket file is created at start and removed at
+   * stop. Keep the path short: Linux limits it to 107 bytes.
+   *
+   * @param path where the socket file goes; its directory must exist, the file must not
+   * @return the server
+   * @throws UnsupportedOperationException if {@link #unixSocketsSupported()} is false
+   */
+  public static FakeAdsServer unixSocket(Path path) {
+    Objects.requireNonNull(path, "path");
+    if (!unixSocketsSupported()) {
+      throw new UnsupportedOperationException(
+          "unix domain sockets need grpc-netty's epoll transport (Linux): " + Epoll.unavailabilityCause());
+    }
+    return new FakeAdsServer(null, -1, path.toAbsolutePath());
+  }
+
+  /**
+   * Whether this platform can serve and dial unix domain sockets through gRPC (Linux with the
+   * epoll native transport that grpc-netty-shaded ships); tests of {@link #unixSocket} assume it.
+   *
+   * @return true where {@link #unixSocket} works
+   */
+  public static boolean unixSocketsSupported() {
+    return Epoll.isAvailable();
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -192,18 +234,24 @@ public final class FakeAdsServer implements AutoCloseable {
         newServer.start();
       } catch (IOException e) {
         newServer.shutdownNow();
+        EventLoopGroup group;
         lock.lock();
         try {
           sender = null;
+          group = socketGroup;
+          socketGroup = null;
         } finally {
           lock.unlock();
         }
         newSender.shutdownNow();
+        if (group != null) {
+          group.shutdownGracefully(0, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
         throw new UncheckedIOException("FakeAdsServer could not start on " + describe(), e);
       }
       lock.lock();
       try {
-        if (inProcessName == null) {
+        if (inProcessName == null && socketPath == null) {
           port = ((InetSocketAddress) newServer.getListenSockets().get(0)).getPort();
         }
         server = newServer;
@@ -225,12 +273,15 @@ public final class FakeAdsServer implements AutoCloseable {
     synchronized (lifecycle) {
       Server oldServer;
       ScheduledExecutorService oldSender;
+      EventLoopGroup oldGroup;
       lock.lock();
       try {
         oldServer = server;
         oldSender = sender;
+        oldGroup = socketGroup;
         server = null;
         sender = null;
+        socketGroup = null;
         for (AdsStream stream : streams.values()) {
           stream.open = false;
         }
@@ -250,6 +301,10 @@ public final class FakeAdsServer implements AutoCloseable {
           recordUnexpected(new IllegalStateException("server did not terminate in 5 s"));
         }
         oldSender.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (oldGroup != null) {
+          oldGroup.shutdownGracefully(0, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .await(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -295,12 +350,16 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * The loopback port (the real one once started, also after a stop).
    *
-   * @throws IllegalStateException for an in-process server, or before the first start of a
-   *     server asked for port 0
+   * @return the port
+   * @throws IllegalStateException for an in-process or unix-socket server, or before the first
+   *     start of a server asked for port 0
    */
   public int port() {
     if (inProcessName != null) {
       throw new IllegalStateException("an in-process server has no port");
+    }
+    if (socketPath != null) {
+      throw new IllegalStateException("a unix-socket server has no port");
     }
     lock.lock();
     try {
@@ -315,17 +374,31 @@ public final class FakeAdsServer implements AutoCloseable {
 
   /**
    * The address a client dials: {@code 127.0.0.1:PORT} for a loopback server, {@code
-   * inprocess:NAME} for an in-process one (which only a client that maps it to {@link
-   * InProcessChannelBuilder#forName} can dial; grpc-java's xDS client cannot).
+   * unix:///ABSOLUTE_PATH} for a unix-socket one, {@code inprocess:NAME} for an in-process one
+   * (which only a client that maps it to {@link InProcessChannelBuilder#forName} can dial;
+   * grpc-java's xDS client cannot).
+   *
+   * @return the server URI, as a bootstrap's {@code server_uri} holds it
    */
   public String serverUri() {
+    if (socketPath != null) {
+      return "unix://" + socketPath;
+    }
     return inProcessName != null ? "inprocess:" + inProcessName : "127.0.0.1:" + port();
   }
 
-  /** A new plaintext channel to this server; the caller shuts it down. */
+  /**
+   * A new plaintext channel to this server; the caller shuts it down.
+   *
+   * @return the channel
+   */
   public ManagedChannel newClientChannel() {
     if (inProcessName != null) {
       return InProcessChannelBuilder.forName(inProcessName).build();
+    }
+    if (socketPath != null) {
+      // grpc-netty's unix-socket resolver and channel provider take the unix: target.
+      return Grpc.newChannelBuilder(serverUri(), InsecureChannelCredentials.create()).build();
     }
     return ManagedChannelBuilder.forAddress("127.0.0.1", port()).usePlaintext().build();
   }
@@ -700,6 +773,9 @@ public final class FakeAdsServer implements AutoCloseable {
     if (inProcessName != null) {
       return InProcessServerBuilder.forName(inProcessName).addService(service).build();
     }
+    if (socketPath != null) {
+      return buildUnixSocketServer(service);
+    }
     int bindPort;
     lock.lock();
     try {
@@ -715,6 +791,25 @@ public final class FakeAdsServer implements AutoCloseable {
     }
     return NettyServerBuilder.forAddress(
             new InetSocketAddress(loopback, bindPort), InsecureServerCredentials.create())
+        .addService(service)
+        .build();
+  }
+
+  // grpc-netty's own unix-socket client uses epoll; the server side needs its channel type and an
+  // event loop of the same kind, with daemon threads so a forgotten server cannot hold the JVM.
+  private Server buildUnixSocketServer(AdsService service) {
+    EventLoopGroup group = new EpollEventLoopGroup(1, new DefaultThreadFactory("fake-ads-unix", true));
+    lock.lock();
+    try {
+      socketGroup = group;
+    } finally {
+      lock.unlock();
+    }
+    return NettyServerBuilder.forAddress(
+            new DomainSocketAddress(socketPath.toString()), InsecureServerCredentials.create())
+        .channelType(EpollServerDomainSocketChannel.class)
+        .bossEventLoopGroup(group)
+        .workerEventLoopGroup(group)
         .addService(service)
         .build();
   }
@@ -942,6 +1037,9 @@ public final class FakeAdsServer implements AutoCloseable {
   // ---------------------------------------------------------------- helpers
 
   private String describe() {
+    if (socketPath != null) {
+      return "unix:" + socketPath;
+    }
     return inProcessName != null ? "in-process:" + inProcessName : "127.0.0.1:" + port;
   }
 

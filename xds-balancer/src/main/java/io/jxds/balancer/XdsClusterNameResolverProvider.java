@@ -14,7 +14,10 @@ import java.util.Map;
 /**
  * Resolves {@code xds-cluster:///NAME} to no addresses and the service config
  * {@code {"loadBalancingConfig":[{"xds_cluster":{"cluster":"NAME"}}]}}, so that
- * {@code ManagedChannelBuilder.forTarget("xds-cluster:///payments")} is all a user writes.
+ * {@code ManagedChannelBuilder.forTarget("xds-cluster:///payments")} is all a user writes. The
+ * path is percent-decoded, so {@link XdsClusterPolicy#target} can carry any cluster name; a target
+ * with a query or fragment (a name with {@code ?} or {@code #} written as is) is rejected, naming
+ * that method.
  * Registered through {@code META-INF/services/io.grpc.NameResolverProvider}.
  */
 public final class XdsClusterNameResolverProvider extends NameResolverProvider {
@@ -26,11 +29,22 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
     if (!XdsClusterPolicy.TARGET_SCHEME.equals(targetUri.getScheme())) {
       return null;
     }
+    // getPath() decodes the %XX escapes XdsClusterPolicy.target writes.
     String path = targetUri.getPath();
     String cluster = path == null || path.length() <= 1 ? "" : path.substring(1);
+    if (targetUri.getRawQuery() != null || targetUri.getRawFragment() != null) {
+      // A name holding '?' or '#' written as is: gRPC cut it into path, query and fragment.
+      String written = cluster
+          + (targetUri.getRawQuery() == null ? "" : "?" + targetUri.getQuery())
+          + (targetUri.getRawFragment() == null ? "" : "#" + targetUri.getFragment());
+      throw new IllegalArgumentException("target " + targetUri + ": a cluster name cannot hold '?' or '#' as is"
+          + " (the target's query and fragment start there); build the target with XdsClusterPolicy.target(\""
+          + written + "\"), which percent-encodes them");
+    }
     if (cluster.isEmpty()) {
-      throw new IllegalArgumentException(
-          "target " + targetUri + ": expected xds-cluster:///CLUSTER_NAME with a non-empty cluster name");
+      throw new IllegalArgumentException("target " + targetUri
+          + ": expected xds-cluster:///CLUSTER_NAME with a non-empty cluster name (XdsClusterPolicy.target(NAME)"
+          + " builds it)");
     }
     return new XdsClusterNameResolver(cluster, args);
   }

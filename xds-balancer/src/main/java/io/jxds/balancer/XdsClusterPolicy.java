@@ -3,8 +3,7 @@ package io.jxds.balancer;
 import io.grpc.Attributes;
 import io.grpc.NameResolver;
 import io.jxds.api.XdsClient;
-import java.net.URI;
-import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,22 +36,35 @@ public final class XdsClusterPolicy {
   public static final Attributes.Key<XdsClient> XDS_CLIENT_ATTRIBUTE =
       Attributes.Key.create("io.jxds.xdsClient");
 
+  // RFC 3986, section 3.3: what a path segment holds as is (unreserved, sub-delims, ":", "@").
+  private static final String PATH_SEGMENT_CHARS =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
   private XdsClusterPolicy() {}
 
   /**
    * The channel target that routes to {@code cluster} through the {@code xds-cluster} resolver:
-   * {@code xds-cluster:///cluster}, with characters a URI path cannot hold percent-encoded (the
-   * resolver decodes them).
+   * {@code xds-cluster:///} followed by the cluster name, percent-encoded so that any name survives
+   * gRPC's target parsing. Letters, digits and {@code - . _ ~ ! $ & ' ( ) * + , ; = : @} (the
+   * characters RFC 3986 allows in a path segment) stay as they are; every other character, {@code
+   * /}, {@code %}, {@code ?}, {@code #}, {@code |}, spaces and non-ASCII characters included, is
+   * written as the {@code %XX} escapes of its UTF-8 bytes. The resolver decodes them. For an Istio
+   * cluster, {@code target("outbound|8080||echo.default.svc.cluster.local")} is {@code
+   * xds-cluster:///outbound%7C8080%7C%7Cecho.default.svc.cluster.local}.
    *
+   * <p>Written by hand, such a name fails: gRPC rejects {@code xds-cluster:///outbound|8080||...}
+   * in {@code ManagedChannelBuilder.build()} ("Could not find a NameResolverProvider", before any
+   * resolver sees it), and the resolver rejects a target that gRPC split at {@code ?} or {@code #},
+   * naming this method.
+   *
+   * @param cluster the CDS cluster name, as the control plane names it
+   * @return the target for {@code Grpc.newChannelBuilder(target, credentials)}
    * @throws IllegalArgumentException if {@code cluster} is empty
    */
   public static String target(String cluster) {
     checkClusterName(cluster);
-    try {
-      return new URI(TARGET_SCHEME, "", "/" + cluster, null, null).toASCIIString();
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("cluster \"" + cluster + "\" cannot be a target: " + e.getMessage(), e);
-    }
+    return TARGET_SCHEME + ":///" + encodePathSegment(cluster);
   }
 
   /**
@@ -66,6 +78,20 @@ public final class XdsClusterPolicy {
   public static Map<String, ?> serviceConfig(String cluster) {
     checkClusterName(cluster);
     return Map.of("loadBalancingConfig", List.of(Map.of(POLICY_NAME, Map.of("cluster", cluster))));
+  }
+
+  // "/" is encoded too: the name stays one segment, which no dot-segment rule can touch.
+  private static String encodePathSegment(String name) {
+    StringBuilder out = new StringBuilder(name.length());
+    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if (c < 0x80 && PATH_SEGMENT_CHARS.indexOf(c) >= 0) {
+        out.append((char) c);
+      } else {
+        out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+      }
+    }
+    return out.toString();
   }
 
   private static void checkClusterName(String cluster) {

@@ -68,6 +68,24 @@ class XdsClusterNameResolverProviderTest {
   }
 
   @Test
+  void percentEscapesInThePathAreDecoded() {
+    assertThat(provider.newNameResolver(URI.create("xds-cluster:///outbound%7C8080%7C%7Cecho%2Fx%25"), args())
+        .getServiceAuthority()).isEqualTo("outbound|8080||echo/x%");
+  }
+
+  @Test
+  void targetSplitAtQuestionMarkOrHashIsRejectedNamingTheHelper() {
+    // gRPC parses these; without the check the cluster would silently be "a".
+    assertThatThrownBy(() -> provider.newNameResolver(URI.create("xds-cluster:///a?b#c"), args()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("target xds-cluster:///a?b#c: a cluster name cannot hold '?' or '#' as is (the target's query"
+            + " and fragment start there); build the target with XdsClusterPolicy.target(\"a?b#c\"), which"
+            + " percent-encodes them");
+    assertThatThrownBy(() -> provider.newNameResolver(URI.create("xds-cluster:///a#b"), args()))
+        .hasMessageContaining("XdsClusterPolicy.target(\"a#b\")");
+  }
+
+  @Test
   void emptyClusterNameIsRejected() {
     assertThatThrownBy(() -> provider.newNameResolver(URI.create("xds-cluster:///"), args()))
         .isInstanceOf(IllegalArgumentException.class)

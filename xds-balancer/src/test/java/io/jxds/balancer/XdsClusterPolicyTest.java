@@ -17,6 +17,21 @@ class XdsClusterPolicyTest {
   }
 
   @Test
+  void targetPercentEncodesIstioClusterNames() {
+    assertThat(XdsClusterPolicy.target("outbound|8080||echo.default.svc.cluster.local"))
+        .isEqualTo("xds-cluster:///outbound%7C8080%7C%7Cecho.default.svc.cluster.local");
+    assertThat(XdsClusterPolicy.target("outbound|8080|v1|echo.default.svc.cluster.local"))
+        .isEqualTo("xds-cluster:///outbound%7C8080%7Cv1%7Cecho.default.svc.cluster.local");
+  }
+
+  @Test
+  void targetKeepsPathSegmentCharactersAndEncodesEveryOtherByte() {
+    assertThat(XdsClusterPolicy.target("az-AZ_09.~!$&'()*+,;=:@")).isEqualTo("xds-cluster:///az-AZ_09.~!$&'()*+,;=:@");
+    assertThat(XdsClusterPolicy.target("a/b%c d?e#f[g]\"\u00e9"))
+        .isEqualTo("xds-cluster:///a%2Fb%25c%20d%3Fe%23f%5Bg%5D%22%C3%A9");
+  }
+
+  @Test
   void serviceConfigSelectsThePolicyForTheCluster() {
     assertThat(XdsClusterPolicy.serviceConfig("payments"))
         .isEqualTo(Map.of("loadBalancingConfig", List.of(Map.of("xds_cluster", Map.of("cluster", "payments")))));

@@ -2,6 +2,7 @@ package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.balancer.testing.Backends.assertShare;
 import static io.jxds.balancer.testing.Backends.awaitCalls;
 import static io.jxds.balancer.testing.Backends.calls;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -304,6 +305,22 @@ class XdsClusterEndToEndTest {
   }
 
   @Test
+  void istioClusterNameRoutesThroughItsEncodedTarget() throws Exception {
+    String cluster = "outbound|8080||echo.default.svc.cluster.local";
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster(cluster).build());
+    ads.setEndpoints(XdsResources.endpoints(cluster)
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build());
+    String target = XdsClusterPolicy.target(cluster);
+    assertThat(target).isEqualTo("xds-cluster:///outbound%7C8080%7C%7Cecho.default.svc.cluster.local");
+    ManagedChannel channel = track(Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build());
+
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    assertThat(ads.subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
+  }
+
+  @Test
   void clientHandedInThroughNameResolverArgIsUsedAndNotClosed() throws Exception {
     System.clearProperty(BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
     Backend a = backends.start("a");
@@ -383,11 +400,5 @@ class XdsClusterEndToEndTest {
     return XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY));
-  }
-
-  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
-    int total = split.values().stream().mapToInt(Integer::intValue).sum();
-    double share = 100.0 * split.getOrDefault(name, 0) / total;
-    assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 }

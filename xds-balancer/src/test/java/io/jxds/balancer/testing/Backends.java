@@ -1,5 +1,7 @@
 package io.jxds.balancer.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -239,6 +241,13 @@ public final class Backends implements AutoCloseable {
   /** One unary RPC expected to fail: its status. */
   public static Status failure(Channel channel) {
     return outcome(channel).orElseThrow(() -> new AssertionError("the RPC succeeded"));
+  }
+
+  /** Asserts that {@code name} took {@code expectedPercent} of the RPCs in {@code split}, within 2 points. */
+  public static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
+    int total = split.values().stream().mapToInt(Integer::intValue).sum();
+    double share = 100.0 * split.getOrDefault(name, 0) / total;
+    assertThat(share).as("share of %s in %s", name, split).isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 
   /** Calls until {@code done} holds for the counts of the last {@code window} RPCs, or fails. */

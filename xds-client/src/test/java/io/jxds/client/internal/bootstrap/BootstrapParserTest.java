@@ -79,6 +79,41 @@ class BootstrapParserTest {
   }
 
   @Test
+  void istioAgentGrpcBootstrapParses() throws Exception {
+    // The shape istio-agent writes for proxyless gRPC (GRPC_XDS_BOOTSTRAP): ADS on its unix socket.
+    Bootstrap b = parse("""
+        {
+          "xds_servers": [{
+            "server_uri": "unix:///./etc/istio/proxy/XDS",
+            "channel_creds": [{"type": "insecure"}],
+            "server_features": ["xds_v3"]
+          }],
+          "node": {
+            "id": "sidecar~10.0.0.1~echo-v1-7d9f.default~default.svc.cluster.local",
+            "locality": {"region": "us-east1", "zone": "us-east1-b"},
+            "metadata": {
+              "GENERATOR": "grpc", "NAMESPACE": "default", "CLUSTER_ID": "Kubernetes",
+              "LABELS": {"app": "echo", "version": "v1"}, "INSTANCE_IPS": "10.0.0.1"
+            }
+          },
+          "certificate_providers": {"default": {"plugin_name": "file_watcher", "config": {
+            "certificate_file": "/var/lib/istio/data/cert-chain.pem",
+            "private_key_file": "/var/lib/istio/data/key.pem",
+            "ca_certificate_file": "/var/lib/istio/data/root-cert.pem",
+            "refresh_interval": "900s"}}},
+          "server_listener_resource_name_template": "xds.istio.io/grpc/lds/inbound/%s"
+        }
+        """);
+
+    assertThat(b.server().serverUri()).isEqualTo("unix:///./etc/istio/proxy/XDS");
+    assertThat(b.server().channelCredentials().toChannelCredentials()).isInstanceOf(InsecureChannelCredentials.class);
+    assertThat(b.node().getMetadata().getFieldsOrThrow("GENERATOR").getStringValue()).isEqualTo("grpc");
+    assertThat(b.node().getMetadata().getFieldsOrThrow("LABELS").getStructValue().getFieldsOrThrow("version")
+        .getStringValue()).isEqualTo("v1");
+    assertThat(b.node().getLocality().getZone()).isEqualTo("us-east1-b");
+  }
+
+  @Test
   void firstSupportedChannelCredsWins() throws Exception {
     Bootstrap insecureFirst =
         parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"},{\"type\":\"tls\"}]}"));
