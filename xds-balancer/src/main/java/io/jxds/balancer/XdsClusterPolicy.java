@@ -44,6 +44,8 @@ public final class XdsClusterPolicy {
    * {@code xds-cluster:///cluster}, with characters a URI path cannot hold percent-encoded (the
    * resolver decodes them).
    *
+   * @param cluster the CDS cluster's name
+   * @return the target, for {@code Grpc.newChannelBuilder}
    * @throws IllegalArgumentException if {@code cluster} is empty
    */
   public static String target(String cluster) {
@@ -61,7 +63,10 @@ public final class XdsClusterPolicy {
    * .disableServiceConfigLookUp()}. The target's own addresses are then ignored: the control plane
    * decides.
    *
+   * @param cluster the CDS cluster's name
+   * @return the service config, as {@code defaultServiceConfig} takes it
    * @throws IllegalArgumentException if {@code cluster} is empty
+
    */
   public static Map<String, ?> serviceConfig(String cluster) {
     checkClusterName(cluster);
