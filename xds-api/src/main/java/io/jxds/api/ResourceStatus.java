@@ -32,7 +32,6 @@ public record ResourceStatus(
    * @param lastError the last rejection or error
    */
   public ResourceStatus {
-
     Objects.requireNonNull(typeUrl, "typeUrl");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(version, "version");

@@ -160,7 +160,6 @@ public final class ResourceType<T> {
    * @return true for CDS and LDS, false for EDS and RDS
    */
   public boolean absenceMeansDeletion() {
-
     return absenceMeansDeletion;
   }
 

@@ -13,7 +13,6 @@ public final class ResourceTypes {
   public static final String CLUSTER_TYPE_URL = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
   /** The type URL of a ClusterLoadAssignment (EDS) resource. */
   public static final String ENDPOINTS_TYPE_URL =
-
       "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
 
   /** CDS: state of the world, so a cluster missing from a response was deleted. */

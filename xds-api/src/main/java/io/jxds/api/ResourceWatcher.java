@@ -32,6 +32,5 @@ public interface ResourceWatcher<T> {
    *
    * @param error what went wrong, always {@code UNAVAILABLE}
    */
-
   void onError(Status error);
 }

@@ -64,7 +64,6 @@ public interface XdsClient extends AutoCloseable {
    */
   XdsClientStatus status();
 
-
   /**
    * Stops the client: its stream, its timers and every watch; no callback starts after this
    * returns. Idempotent.

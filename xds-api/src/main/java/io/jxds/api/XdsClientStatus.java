@@ -29,7 +29,6 @@ public record XdsClientStatus(boolean connected, String nodeId, List<ResourceSta
    * @param name the resource's name
    * @return the resource's status, or empty when this snapshot does not hold it
    */
-
   public Optional<ResourceStatus> resource(String typeUrl, String name) {
     for (ResourceStatus r : resources) {
       if (r.typeUrl().equals(typeUrl) && r.name().equals(name)) {

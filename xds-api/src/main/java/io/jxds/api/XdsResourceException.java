@@ -12,7 +12,6 @@ public final class XdsResourceException extends Exception {
   /** The rejected resource's name, or null when it could not be read. */
   private final String resourceName;
 
-
   /**
    * Creates the exception.
    *
@@ -41,7 +40,6 @@ public final class XdsResourceException extends Exception {
    *
    * @return the name, or null when the resource could not be read far enough
    */
-
   public String resourceName() {
     return resourceName;
   }

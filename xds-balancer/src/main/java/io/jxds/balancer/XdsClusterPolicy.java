@@ -66,7 +66,6 @@ public final class XdsClusterPolicy {
    * @param cluster the CDS cluster's name
    * @return the service config, as {@code defaultServiceConfig} takes it
    * @throws IllegalArgumentException if {@code cluster} is empty
-
    */
   public static Map<String, ?> serviceConfig(String cluster) {
     checkClusterName(cluster);

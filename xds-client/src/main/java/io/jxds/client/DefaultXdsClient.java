@@ -235,7 +235,6 @@ public final class DefaultXdsClient implements XdsClient {
    * @return true once {@link #close()} was called, or the pool closed it
    */
   public boolean isClosed() {
-
     return closed.get();
   }
 

@@ -236,12 +236,10 @@ public final class XdsClientBuilder {
 
   /**
    * Builds a client from this builder's settings.
-
    *
    * @return a new client, which the caller closes
    */
   public DefaultXdsClient build() {
-
     ScheduledExecutorService owned = null;
     ScheduledExecutorService timers = scheduler;
     if (timers == null) {

@@ -204,7 +204,6 @@ public final class XdsClientPool {
      *
      * @return the bootstrap {@link #acquire()} read when it created the client
      */
-
     public Bootstrap bootstrap() {
       return entry.bootstrap;
     }

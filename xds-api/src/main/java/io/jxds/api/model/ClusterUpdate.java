@@ -61,7 +61,6 @@ public record ClusterUpdate(
    * @param edsServiceName the name to watch endpoints under, not empty
    * @return the cluster, without load reporting and with the default circuit breaker
    */
-
   public static ClusterUpdate of(String clusterName, String edsServiceName) {
     return new ClusterUpdate(
         clusterName,

@@ -21,7 +21,6 @@ public record DropOverload(String category, int partsPerMillion) {
    * @throws IllegalArgumentException if {@code partsPerMillion} is out of range
    */
   public DropOverload {
-
     Objects.requireNonNull(category, "category");
     if (partsPerMillion < 0 || partsPerMillion > MILLION) {
       throw new IllegalArgumentException(

@@ -38,7 +38,6 @@ public record Endpoint(InetSocketAddress address, HealthStatus health, long weig
    * @param address a resolved address (an IP literal)
    * @return the endpoint
    */
-
   public static Endpoint of(InetSocketAddress address) {
     return new Endpoint(address, HealthStatus.HEALTHY, 1, "");
   }

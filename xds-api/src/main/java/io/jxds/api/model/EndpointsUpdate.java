@@ -47,7 +47,6 @@ public record EndpointsUpdate(
    *
    * @return one more than the highest priority of any locality; 0 when there is no locality
    */
-
   public int priorityCount() {
     int max = -1;
     for (Locality l : localities) {

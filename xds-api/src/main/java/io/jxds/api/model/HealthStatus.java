@@ -19,7 +19,6 @@ public enum HealthStatus {
   /** A health check timed out; takes no traffic. */
   TIMEOUT,
   /** Envoy uses it only when too few hosts are healthy; it takes no traffic here (gRFC A27). */
-
   DEGRADED;
 
   /**
@@ -27,7 +26,6 @@ public enum HealthStatus {
    *
    * @return true for {@link #HEALTHY} and {@link #UNKNOWN}
    */
-
   public boolean isUsable() {
     return this == HEALTHY || this == UNKNOWN;
   }

@@ -36,7 +36,6 @@ public record Locality(LocalityId id, int priority, long weight, List<Endpoint> 
    *
    * @return true if some endpoint's health {@linkplain HealthStatus#isUsable() is usable}
    */
-
   public boolean hasUsableEndpoint() {
     for (Endpoint e : endpoints) {
       if (e.health().isUsable()) {

@@ -19,7 +19,6 @@ public record LocalityId(String region, String zone, String subZone) {
    * @param subZone the sub-zone, empty when unset
    */
   public LocalityId {
-
     Objects.requireNonNull(region, "region");
     Objects.requireNonNull(zone, "zone");
     Objects.requireNonNull(subZone, "subZone");

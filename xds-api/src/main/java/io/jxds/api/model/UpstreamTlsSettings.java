@@ -19,7 +19,6 @@ public record UpstreamTlsSettings(String sni, List<String> validationContextName
    * @param validationContextNames the validation context's names
    */
   public UpstreamTlsSettings {
-
     Objects.requireNonNull(sni, "sni");
     validationContextNames = List.copyOf(validationContextNames);
   }

@@ -252,7 +252,6 @@ public final class FakeXdsClient implements XdsClient {
    *
    * @return true once closed
    */
-
   public boolean isClosed() {
     synchronized (lock) {
       return closed;

@@ -69,7 +69,6 @@ public record Bootstrap(
    *
    * @return the key of the servers and the node
    */
-
   public Key key() {
     return new Key(servers, node);
   }

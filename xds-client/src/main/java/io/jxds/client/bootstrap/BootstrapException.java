@@ -24,7 +24,6 @@ public final class BootstrapException extends Exception {
    * @param cause the underlying failure
    */
   public BootstrapException(String message, Throwable cause) {
-
     super(message, cause);
   }
 }

@@ -58,7 +58,6 @@ public final class BootstrapLoader {
    * Reads and parses the bootstrap now.
    *
    * @return the bootstrap from the first source that is set
-
    * @throws BootstrapException if no source is set, the file cannot be read, or the JSON is bad;
    *     the message names the source
    */

@@ -74,7 +74,6 @@ public record ChannelCredentialsSpec(
    * Builds the gRPC credentials.
    *
    * @return new credentials, reading the files now
-
    * @throws UncheckedIOException if a certificate or key file cannot be read
    */
   public ChannelCredentials toChannelCredentials() {

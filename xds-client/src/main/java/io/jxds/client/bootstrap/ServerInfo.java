@@ -33,7 +33,6 @@ public record ServerInfo(
    *
    * @return true if the server may leave a resource out of a response without deleting it
    */
-
   public boolean ignoreResourceDeletion() {
     return serverFeatures.contains(IGNORE_RESOURCE_DELETION);
   }
