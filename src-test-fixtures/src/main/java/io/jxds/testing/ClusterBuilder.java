@@ -36,19 +36,34 @@ public final class ClusterBuilder {
                 Cluster.EdsClusterConfig.newBuilder().setEdsConfig(XdsResources.adsConfigSource()));
   }
 
-  /** Sets {@code eds_cluster_config.service_name}. */
+  /**
+   * Sets {@code eds_cluster_config.service_name}.
+   *
+   * @param serviceName the name the cluster's endpoints are served under
+   * @return this builder
+   */
   public ClusterBuilder edsServiceName(String serviceName) {
     cluster.getEdsClusterConfigBuilder().setServiceName(serviceName);
     return this;
   }
 
-  /** Replaces {@code eds_cluster_config.eds_config}. */
+  /**
+   * Replaces {@code eds_cluster_config.eds_config}.
+   *
+   * @param source where the endpoints come from
+   * @return this builder
+   */
   public ClusterBuilder edsConfig(ConfigSource source) {
     cluster.getEdsClusterConfigBuilder().setEdsConfig(source);
     return this;
   }
 
-  /** Sets {@code eds_cluster_config.eds_config} to a file path source (which gRPC rejects). */
+  /**
+   * Sets {@code eds_cluster_config.eds_config} to a file path source (which gRPC rejects).
+   *
+   * @param path the file path
+   * @return this builder
+   */
   public ClusterBuilder edsConfigPath(String path) {
     return edsConfig(
         ConfigSource.newBuilder()
@@ -56,19 +71,34 @@ public final class ClusterBuilder {
             .build());
   }
 
-  /** Removes {@code eds_cluster_config} entirely. */
+  /**
+   * Removes {@code eds_cluster_config} entirely.
+   *
+   * @return this builder
+   */
   public ClusterBuilder noEdsClusterConfig() {
     cluster.clearEdsClusterConfig();
     return this;
   }
 
-  /** Sets the built-in discovery {@code type}. */
+  /**
+   * Sets the built-in discovery {@code type}.
+   *
+   * @param type the discovery type
+   * @return this builder
+   */
   public ClusterBuilder type(Cluster.DiscoveryType type) {
     cluster.setType(type);
     return this;
   }
 
-  /** Sets {@code cluster_type} to a custom type of that name (e.g. {@code envoy.clusters.aggregate}). */
+  /**
+   * Sets {@code cluster_type} to a custom type of that name (e.g. {@code envoy.clusters.aggregate}).
+   *
+   * @param name the custom type's name
+   * @param config its {@code typed_config}
+   * @return this builder
+   */
   public ClusterBuilder customType(String name, Message config) {
     cluster.setClusterType(
         Cluster.CustomClusterType.newBuilder().setName(name).setTypedConfig(Any.pack(config)));
@@ -78,12 +108,21 @@ public final class ClusterBuilder {
   /**
    * Adds a circuit-breaker threshold of priority DEFAULT with this {@code max_requests} (an
    * unsigned 32-bit value: values up to 2^32-1 are stored without loss).
+   *
+   * @param maxRequests in [0, 2^32-1]
+   * @return this builder
    */
   public ClusterBuilder maxRequests(long maxRequests) {
     return maxRequests(RoutingPriority.DEFAULT, maxRequests);
   }
 
-  /** Adds a circuit-breaker threshold of the given priority with this {@code max_requests}. */
+  /**
+   * Adds a circuit-breaker threshold of the given priority with this {@code max_requests}.
+   *
+   * @param priority the threshold's priority
+   * @param maxRequests in [0, 2^32-1]
+   * @return this builder
+   */
   public ClusterBuilder maxRequests(RoutingPriority priority, long maxRequests) {
     cluster
         .getCircuitBreakersBuilder()
@@ -94,24 +133,43 @@ public final class ClusterBuilder {
     return this;
   }
 
-  /** Adds a circuit-breaker threshold as given (e.g. one without {@code max_requests}). */
+  /**
+   * Adds a circuit-breaker threshold as given (e.g. one without {@code max_requests}).
+   *
+   * @param threshold the threshold
+   * @return this builder
+   */
   public ClusterBuilder threshold(CircuitBreakers.Thresholds threshold) {
     cluster.getCircuitBreakersBuilder().addThresholds(threshold);
     return this;
   }
 
-  /** Sets {@code lrs_server} to {@code self}: report load to the same control plane. */
+  /**
+   * Sets {@code lrs_server} to {@code self}: report load to the same control plane.
+   *
+   * @return this builder
+   */
   public ClusterBuilder lrsSelf() {
     return lrsServer(XdsResources.selfConfigSource());
   }
 
-  /** Sets {@code lrs_server} as given. */
+  /**
+   * Sets {@code lrs_server} as given.
+   *
+   * @param source where to report load
+   * @return this builder
+   */
   public ClusterBuilder lrsServer(ConfigSource source) {
     cluster.setLrsServer(source);
     return this;
   }
 
-  /** Sets the legacy {@code lb_policy} enum. */
+  /**
+   * Sets the legacy {@code lb_policy} enum.
+   *
+   * @param policy the policy
+   * @return this builder
+   */
   public ClusterBuilder lbPolicy(Cluster.LbPolicy policy) {
     cluster.setLbPolicy(policy);
     return this;
@@ -120,13 +178,21 @@ public final class ClusterBuilder {
   /**
    * Sets {@code load_balancing_policy} (gRFC A52) to these typed policies in order, e.g.
    * {@code loadBalancingPolicy(XdsResources.wrrLocality(XdsResources.roundRobin()))}.
+   *
+   * @param policies typed policies, most preferred first
+   * @return this builder
    */
   public ClusterBuilder loadBalancingPolicy(Message... policies) {
     cluster.setLoadBalancingPolicy(XdsResources.loadBalancingPolicy(policies));
     return this;
   }
 
-  /** Sets {@code load_balancing_policy} as given. */
+  /**
+   * Sets {@code load_balancing_policy} as given.
+   *
+   * @param policy the policy
+   * @return this builder
+   */
   public ClusterBuilder loadBalancingPolicy(LoadBalancingPolicy policy) {
     cluster.setLoadBalancingPolicy(policy);
     return this;
@@ -135,12 +201,21 @@ public final class ClusterBuilder {
   /**
    * Sets {@code transport_socket} to TLS with this SNI, validating the server against the
    * certificate-provider instance {@code "default"}.
+   *
+   * @param sni the {@code sni} to send
+   * @return this builder
    */
   public ClusterBuilder upstreamTls(String sni) {
     return upstreamTls(sni, "default");
   }
 
-  /** Sets {@code transport_socket} to TLS with this SNI and CA certificate-provider instance. */
+  /**
+   * Sets {@code transport_socket} to TLS with this SNI and CA certificate-provider instance.
+   *
+   * @param sni the {@code sni} to send
+   * @param caProviderInstance the CA certificate-provider instance's name
+   * @return this builder
+   */
   public ClusterBuilder upstreamTls(String sni, String caProviderInstance) {
     return upstreamTls(
         UpstreamTlsContext.newBuilder()
@@ -155,7 +230,12 @@ public final class ClusterBuilder {
             .build());
   }
 
-  /** Sets {@code transport_socket} to {@code envoy.transport_sockets.tls} holding {@code context}. */
+  /**
+   * Sets {@code transport_socket} to {@code envoy.transport_sockets.tls} holding {@code context}.
+   *
+   * @param context the TLS context
+   * @return this builder
+   */
   public ClusterBuilder upstreamTls(UpstreamTlsContext context) {
     return transportSocket(
         TransportSocket.newBuilder()
@@ -164,13 +244,23 @@ public final class ClusterBuilder {
             .build());
   }
 
-  /** Sets {@code transport_socket} as given (for invalid variants). */
+  /**
+   * Sets {@code transport_socket} as given (for invalid variants).
+   *
+   * @param socket the transport socket
+   * @return this builder
+   */
   public ClusterBuilder transportSocket(TransportSocket socket) {
     cluster.setTransportSocket(socket);
     return this;
   }
 
-  /** Adds a {@code transport_socket_matches} entry of that name (which gRPC rejects). */
+  /**
+   * Adds a {@code transport_socket_matches} entry of that name (which gRPC rejects).
+   *
+   * @param name the entry's name
+   * @return this builder
+   */
   public ClusterBuilder transportSocketMatch(String name) {
     cluster.addTransportSocketMatches(
         Cluster.TransportSocketMatch.newBuilder()
@@ -179,17 +269,29 @@ public final class ClusterBuilder {
     return this;
   }
 
-  /** The underlying proto builder, for fields this class has no setter for. */
+  /**
+   * The underlying proto builder, for fields this class has no setter for.
+   *
+   * @return the builder this one writes to; changes show in {@link #build()}
+   */
   public Cluster.Builder proto() {
     return cluster;
   }
 
-  /** The {@code Cluster}. */
+  /**
+   * The {@code Cluster}.
+   *
+   * @return the cluster as set so far
+   */
   public Cluster build() {
     return cluster.build();
   }
 
-  /** The {@code Cluster} packed in an {@code Any}, as it travels in a DiscoveryResponse. */
+  /**
+   * The {@code Cluster} packed in an {@code Any}, as it travels in a DiscoveryResponse.
+   *
+   * @return the packed cluster
+   */
   public Any buildAny() {
     return Any.pack(build());
   }

@@ -40,19 +40,36 @@ public final class FakeAdsBootstrap {
     this.serverUri = serverUri;
   }
 
-  /** Sets {@code node.id}. */
+  /**
+   * Sets {@code node.id}.
+   *
+   * @param id the node id
+   * @return this builder
+   */
   public FakeAdsBootstrap nodeId(String id) {
     this.nodeId = Objects.requireNonNull(id, "id");
     return this;
   }
 
-  /** Sets {@code node.cluster}. */
+  /**
+   * Sets {@code node.cluster}.
+   *
+   * @param cluster the node's cluster
+   * @return this builder
+   */
   public FakeAdsBootstrap nodeCluster(String cluster) {
     this.nodeCluster = Objects.requireNonNull(cluster, "cluster");
     return this;
   }
 
-  /** Sets {@code node.locality}. */
+  /**
+   * Sets {@code node.locality}.
+   *
+   * @param region the {@code region}
+   * @param zone the {@code zone}
+   * @param subZone the {@code sub_zone}
+   * @return this builder
+   */
   public FakeAdsBootstrap nodeLocality(String region, String zone, String subZone) {
     this.locality =
         new String[] {
@@ -66,6 +83,9 @@ public final class FakeAdsBootstrap {
   /**
    * Adds entries to the server's {@code server_features}, such as {@code
    * "ignore_resource_deletion"} (gRFC A53).
+   *
+   * @param features the features to add
+   * @return this builder
    */
   public FakeAdsBootstrap serverFeatures(String... features) {
     for (String feature : features) {
@@ -77,13 +97,21 @@ public final class FakeAdsBootstrap {
   /**
    * Sets a jxds-only knob in the top-level {@code "jxds"} object, as a JSON string, for example
    * {@code jxdsOption("resource_timeout", "2s")}.
+   *
+   * @param name the knob's name, e.g. {@code resource_timeout}
+   * @param value its value, written as a JSON string
+   * @return this builder
    */
   public FakeAdsBootstrap jxdsOption(String name, String value) {
     jxdsOptions.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
     return this;
   }
 
-  /** The bootstrap JSON text. */
+  /**
+   * The bootstrap JSON text.
+   *
+   * @return the JSON, as a bootstrap file or {@code GRPC_XDS_BOOTSTRAP_CONFIG} holds it
+   */
   public String build() {
     StringBuilder json = new StringBuilder();
     json.append("{\n  \"xds_servers\": [{\n    \"server_uri\": ").append(quote(serverUri))

@@ -147,22 +147,42 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** A server on the in-process transport under a fresh unique name; not started yet. */
+  /**
+   * A server on the in-process transport under a fresh unique name; not started yet.
+   *
+   * @return the server
+   */
   public static FakeAdsServer inProcess() {
     return inProcess("fake-ads-" + UUID.randomUUID());
   }
 
-  /** A server on the in-process transport under {@code name}; not started yet. */
+  /**
+   * A server on the in-process transport under {@code name}; not started yet.
+   *
+   * @param name the in-process name clients dial
+   * @return the server
+   */
   public static FakeAdsServer inProcess(String name) {
     return new FakeAdsServer(Objects.requireNonNull(name, "name"), -1, null);
   }
 
-  /** A server on 127.0.0.1 on a free port chosen at the first start; not started yet. */
+  /**
+   * A server on 127.0.0.1 on a free port chosen at the first start; not started yet.
+   *
+   * @return the server
+   */
   public static FakeAdsServer loopback() {
     return loopback(0);
   }
 
-  /** A server on 127.0.0.1:{@code port} (0: a free port chosen at the first start). */
+  /**
+   * A server on 127.0.0.1:{@code port} (0: a free port chosen at the first start); not started
+   * yet.
+   *
+   * @param port in [0, 65535]
+   * @return the server
+   * @throws IllegalArgumentException if {@code port} is out of range
+   */
   public static FakeAdsServer loopback(int port) {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
@@ -318,7 +338,11 @@ public final class FakeAdsServer implements AutoCloseable {
     stop();
   }
 
-  /** Whether the server is serving. */
+  /**
+   * Whether the server is serving.
+   *
+   * @return true between a start and a stop
+   */
   public boolean isRunning() {
     lock.lock();
     try {
@@ -330,7 +354,11 @@ public final class FakeAdsServer implements AutoCloseable {
 
   // ---------------------------------------------------------------- addressing
 
-  /** Whether this server uses the in-process transport. */
+  /**
+   * Whether this server uses the in-process transport.
+   *
+   * @return true for an in-process server, false for a loopback one
+   */
   public boolean isInProcess() {
     return inProcessName != null;
   }
@@ -338,6 +366,7 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * The in-process name.
    *
+   * @return the name clients dial with {@link InProcessChannelBuilder#forName}
    * @throws IllegalStateException for a loopback server
    */
   public String inProcessName() {
@@ -407,12 +436,18 @@ public final class FakeAdsServer implements AutoCloseable {
    * A gRPC-format xDS bootstrap pointing at this server, with insecure credentials, no server
    * features and node id {@value FakeAdsBootstrap#DEFAULT_NODE_ID}. See {@link #bootstrap()} for
    * the options.
+   *
+   * @return the bootstrap JSON
    */
   public String bootstrapJson() {
     return bootstrap().build();
   }
 
-  /** A builder for a bootstrap pointing at this server (node, server features, jxds knobs). */
+  /**
+   * A builder for a bootstrap pointing at this server (node, server features, jxds knobs).
+   *
+   * @return a new builder
+   */
   public FakeAdsBootstrap bootstrap() {
     return new FakeAdsBootstrap(serverUri());
   }
@@ -426,6 +461,8 @@ public final class FakeAdsServer implements AutoCloseable {
    * pack to {@code typeUrl}. Calling this for a type URL other than the four v3 ones makes the
    * server serve that type.
    *
+   * @param typeUrl the resources' type URL
+   * @param resources the resources by name
    * @throws IllegalArgumentException if a message packs to another type URL
    */
   public void setResources(String typeUrl, Map<String, ? extends Message> resources) {
@@ -436,73 +473,129 @@ public final class FakeAdsServer implements AutoCloseable {
     });
   }
 
-  /** Adds or replaces the given resources of {@code typeUrl}, keeping the others; bumps and pushes. */
+  /**
+   * Adds or replaces the given resources of {@code typeUrl}, keeping the others; bumps and pushes.
+   *
+   * @param typeUrl the resources' type URL
+   * @param resources the resources by name
+   * @throws IllegalArgumentException if a message packs to another type URL
+   */
   public void putResources(String typeUrl, Map<String, ? extends Message> resources) {
     Map<String, Any> packed = pack(typeUrl, resources);
     update(typeUrl, state -> state.resources.putAll(packed));
   }
 
-  /** Removes the named resources of {@code typeUrl} (unknown names are ignored); bumps and pushes. */
+  /**
+   * Removes the named resources of {@code typeUrl} (unknown names are ignored); bumps and pushes.
+   *
+   * @param typeUrl the resources' type URL
+   * @param names the names to remove
+   */
   public void removeResources(String typeUrl, String... names) {
     List<String> toRemove = List.of(names);
     update(typeUrl, state -> state.resources.keySet().removeAll(toRemove));
   }
 
-  /** Replaces all clusters with these, keyed by {@code name}. */
+  /**
+   * Replaces all clusters with these, keyed by {@code name}.
+   *
+   * @param clusters the clusters to serve
+   */
   public void setClusters(Cluster... clusters) {
     setResources(CLUSTER_TYPE_URL, byName(Arrays.asList(clusters), Cluster::getName));
   }
 
-  /** Adds or replaces these clusters, keyed by {@code name}, keeping the others. */
+  /**
+   * Adds or replaces these clusters, keyed by {@code name}, keeping the others.
+   *
+   * @param clusters the clusters to add or replace
+   */
   public void putClusters(Cluster... clusters) {
     putResources(CLUSTER_TYPE_URL, byName(Arrays.asList(clusters), Cluster::getName));
   }
 
-  /** Removes the named clusters. */
+  /**
+   * Removes the named clusters.
+   *
+   * @param names the clusters' names
+   */
   public void removeClusters(String... names) {
     removeResources(CLUSTER_TYPE_URL, names);
   }
 
-  /** Replaces all endpoint assignments with these, keyed by {@code cluster_name}. */
+  /**
+   * Replaces all endpoint assignments with these, keyed by {@code cluster_name}.
+   *
+   * @param assignments the assignments to serve
+   */
   public void setEndpoints(ClusterLoadAssignment... assignments) {
     setResources(
         ENDPOINTS_TYPE_URL,
         byName(Arrays.asList(assignments), ClusterLoadAssignment::getClusterName));
   }
 
-  /** Adds or replaces these endpoint assignments, keyed by {@code cluster_name}. */
+  /**
+   * Adds or replaces these endpoint assignments, keyed by {@code cluster_name}.
+   *
+   * @param assignments the assignments to add or replace
+   */
   public void putEndpoints(ClusterLoadAssignment... assignments) {
     putResources(
         ENDPOINTS_TYPE_URL,
         byName(Arrays.asList(assignments), ClusterLoadAssignment::getClusterName));
   }
 
-  /** Removes the named endpoint assignments. */
+  /**
+   * Removes the named endpoint assignments.
+   *
+   * @param clusterNames the assignments' {@code cluster_name}s
+   */
   public void removeEndpoints(String... clusterNames) {
     removeResources(ENDPOINTS_TYPE_URL, clusterNames);
   }
 
-  /** Replaces all listeners with these, keyed by {@code name}. */
+  /**
+   * Replaces all listeners with these, keyed by {@code name}.
+   *
+   * @param listeners the listeners to serve
+   */
   public void setListeners(Listener... listeners) {
     setResources(LISTENER_TYPE_URL, byName(Arrays.asList(listeners), Listener::getName));
   }
 
-  /** Removes the named listeners. */
+  /**
+   * Removes the named listeners.
+   *
+   * @param names the listeners' names
+   */
   public void removeListeners(String... names) {
     removeResources(LISTENER_TYPE_URL, names);
   }
 
-  /** Replaces all route configurations with these, keyed by {@code name}. */
+  /**
+   * Replaces all route configurations with these, keyed by {@code name}.
+   *
+   * @param routes the route configurations to serve
+   */
   public void setRoutes(RouteConfiguration... routes) {
     setResources(ROUTE_TYPE_URL, byName(Arrays.asList(routes), RouteConfiguration::getName));
   }
 
-  /** Removes the named route configurations. */
+  /**
+   * Removes the named route configurations.
+   *
+   * @param names the route configurations' names
+   */
   public void removeRoutes(String... names) {
     removeResources(ROUTE_TYPE_URL, names);
   }
 
-  /** The current version of {@code typeUrl}, or {@code ""} if it has never been set. */
+  /**
+   * The current version of {@code typeUrl}.
+   *
+   * @param typeUrl the type URL
+   * @return the version last served, or {@code ""} if the type has never been set
+   */
   public String version(String typeUrl) {
     lock.lock();
     try {
@@ -515,7 +608,11 @@ public final class FakeAdsServer implements AutoCloseable {
 
   // ---------------------------------------------------------------- observations
 
-  /** Every request received so far (also across restarts), oldest first. */
+  /**
+   * Every request received so far (also across restarts).
+   *
+   * @return the requests, oldest first
+   */
   public List<RecordedRequest> requests() {
     lock.lock();
     try {
@@ -540,7 +637,12 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** Every request of {@code typeUrl} received so far, oldest first. */
+  /**
+   * Every request of {@code typeUrl} received so far.
+   *
+   * @param typeUrl the type URL
+   * @return the requests, oldest first
+   */
   public List<RecordedRequest> requests(String typeUrl) {
     return requests().stream().filter(r -> r.typeUrl().equals(typeUrl)).toList();
   }
@@ -549,6 +651,10 @@ public final class FakeAdsServer implements AutoCloseable {
    * Waits until a request of {@code typeUrl} matching {@code predicate} has been received (also
    * one received before the call) and returns the first such request.
    *
+   * @param typeUrl the request's type URL
+   * @param predicate what the request must satisfy
+   * @param timeout how long to wait
+   * @return the first matching request
    * @throws AssertionError if none arrives within {@code timeout}, listing what did arrive
    */
   public RecordedRequest awaitRequest(
@@ -580,7 +686,14 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** Waits for an ACK of {@code version} of {@code typeUrl}; see {@link #awaitRequest}. */
+  /**
+   * Waits for an ACK of {@code version} of {@code typeUrl}; see {@link #awaitRequest}.
+   *
+   * @param typeUrl the type URL
+   * @param version the ACKed {@code version_info}
+   * @param timeout how long to wait
+   * @return the first such ACK
+   */
   public RecordedRequest awaitAck(String typeUrl, String version, Duration timeout) {
     return awaitRequest(
         typeUrl,
@@ -588,12 +701,23 @@ public final class FakeAdsServer implements AutoCloseable {
         timeout);
   }
 
-  /** Waits for any NACK of {@code typeUrl}; see {@link #awaitRequest}. */
+  /**
+   * Waits for any NACK of {@code typeUrl}; see {@link #awaitRequest}.
+   *
+   * @param typeUrl the type URL
+   * @param timeout how long to wait
+   * @return the first NACK
+   */
   public RecordedRequest awaitNack(String typeUrl, Duration timeout) {
     return awaitRequest(typeUrl, r -> r.kind() == RecordedRequest.Kind.NACK, timeout);
   }
 
-  /** The most recent ACK of {@code typeUrl} on any stream. */
+  /**
+   * The most recent ACK of {@code typeUrl} on any stream.
+   *
+   * @param typeUrl the type URL
+   * @return the ACK, or empty when none arrived since the start or {@link #clearRequests()}
+   */
   public Optional<RecordedRequest> lastAck(String typeUrl) {
     lock.lock();
     try {
@@ -606,6 +730,9 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * The most recent NACK of {@code typeUrl} on any stream; its {@link
    * RecordedRequest#errorMessage()} is the client's error text.
+   *
+   * @param typeUrl the type URL
+   * @return the NACK, or empty when none arrived since the start or {@link #clearRequests()}
    */
   public Optional<RecordedRequest> lastNack(String typeUrl) {
     lock.lock();
@@ -620,6 +747,9 @@ public final class FakeAdsServer implements AutoCloseable {
    * The names of {@code typeUrl} currently subscribed on open streams (the union over streams),
    * sorted. A wildcard subscription (legacy empty first request for Listener or Cluster) adds
    * no names.
+   *
+   * @param typeUrl the type URL
+   * @return the subscribed names, sorted
    */
   public Set<String> subscribedNames(String typeUrl) {
     lock.lock();
@@ -637,7 +767,11 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** How many ADS streams are open now. */
+  /**
+   * How many ADS streams are open now.
+   *
+   * @return the number of open streams
+   */
   public int connectedStreams() {
     lock.lock();
     try {
@@ -650,6 +784,8 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * Waits until exactly {@code count} ADS streams are open.
    *
+   * @param count the number of streams
+   * @param timeout how long to wait
    * @throws AssertionError on timeout
    */
   public void awaitConnectedStreams(int count, Duration timeout) {
@@ -673,7 +809,11 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** Failures inside the server (never expected): what {@link FakeAdsServerExtension} checks. */
+  /**
+   * Failures inside the server (never expected): what {@link FakeAdsServerExtension} checks.
+   *
+   * @return the failures, oldest first; empty when all is well
+   */
   public List<Throwable> unexpectedErrors() {
     lock.lock();
     try {
@@ -688,6 +828,8 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * Closes every open stream with {@code status} (as a control plane that fails or recycles its
    * streams). The server keeps running; clients may reconnect.
+   *
+   * @param status the status the streams end with
    */
   public void breakStreams(Status status) {
     lock.lock();
@@ -734,6 +876,9 @@ public final class FakeAdsServer implements AutoCloseable {
   /**
    * Delays every later response by {@code delay} (zero to stop delaying). Responses already
    * scheduled keep their delay.
+   *
+   * @param delay zero or positive
+   * @throws IllegalArgumentException if {@code delay} is negative
    */
   public void setResponseDelay(Duration delay) {
     if (delay.isNegative()) {
@@ -752,6 +897,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * for malformed or hostile input. Its nonce, when not empty, becomes the last nonce sent for its
    * type on each stream, so the client's answer to it is classified as an ACK or NACK.
    *
+   * @param response the response, sent as is
    * @return the number of streams it was sent on
    */
   public int sendRaw(DiscoveryResponse response) {

@@ -32,12 +32,20 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
     this.inProcess = inProcess;
   }
 
-  /** Each test gets an in-process server under a fresh name. */
+  /**
+   * Each test gets an in-process server under a fresh name.
+   *
+   * @return the extension, to register on a field
+   */
   public static FakeAdsServerExtension inProcess() {
     return new FakeAdsServerExtension(true);
   }
 
-  /** Each test gets a server on a fresh 127.0.0.1 port. */
+  /**
+   * Each test gets a server on a fresh 127.0.0.1 port.
+   *
+   * @return the extension, to register on a field
+   */
   public static FakeAdsServerExtension loopback() {
     return new FakeAdsServerExtension(false);
   }
@@ -45,6 +53,7 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
   /**
    * The current test's server.
    *
+   * @return the started server of the test now running
    * @throws IllegalStateException outside a test
    */
   public FakeAdsServer server() {

@@ -45,11 +45,23 @@ public final class FakeClock implements ScheduledExecutorService {
     this(Instant.parse("2026-01-01T00:00:00Z"));
   }
 
+  /**
+   * A clock whose wall time starts at {@code wallTimeAtStart}.
+   *
+   * @param wallTimeAtStart what {@link #clock()} reads before time moves
+   */
   public FakeClock(Instant wallTimeAtStart) {
     this.epoch = wallTimeAtStart;
   }
 
-  /** Moves time forward and runs every task that falls due, in order. Returns how many ran. */
+  /**
+   * Moves time forward and runs every task that falls due, in order.
+   *
+   * @param amount how far, not negative
+   * @param unit the unit of {@code amount}
+   * @return how many tasks ran
+   * @throws IllegalArgumentException if {@code amount} is negative
+   */
   public int forwardTime(long amount, TimeUnit unit) {
     if (amount < 0) {
       throw new IllegalArgumentException("time only moves forward, got " + amount);
@@ -73,17 +85,30 @@ public final class FakeClock implements ScheduledExecutorService {
     }
   }
 
-  /** Moves time forward by {@code nanos} nanoseconds. */
+  /**
+   * Moves time forward by {@code nanos} nanoseconds.
+   *
+   * @param nanos how far, not negative
+   * @return how many tasks ran
+   */
   public int forwardNanos(long nanos) {
     return forwardTime(nanos, TimeUnit.NANOSECONDS);
   }
 
-  /** Runs every task already due without moving time. Returns how many ran. */
+  /**
+   * Runs every task already due without moving time.
+   *
+   * @return how many tasks ran
+   */
   public int runDueTasks() {
     return forwardTime(0, TimeUnit.NANOSECONDS);
   }
 
-  /** Tasks scheduled and neither run nor cancelled. */
+  /**
+   * Tasks scheduled and neither run nor cancelled.
+   *
+   * @return the number of pending tasks
+   */
   public int numPendingTasks() {
     synchronized (lock) {
       int n = 0;
@@ -96,7 +121,13 @@ public final class FakeClock implements ScheduledExecutorService {
     }
   }
 
-  /** Pending tasks due at or before now plus {@code delay}. */
+  /**
+   * Pending tasks due at or before now plus {@code delay}.
+   *
+   * @param delay how far ahead to look
+   * @param unit the unit of {@code delay}
+   * @return the number of such tasks
+   */
   public int numPendingTasksWithin(long delay, TimeUnit unit) {
     long limit = nowNanos + unit.toNanos(delay);
     synchronized (lock) {
@@ -110,7 +141,11 @@ public final class FakeClock implements ScheduledExecutorService {
     }
   }
 
-  /** The delay until the earliest pending task, or -1 when none is pending. */
+  /**
+   * The delay until the earliest pending task, or -1 when none is pending.
+   *
+   * @return nanoseconds until the earliest pending task is due, or -1 when none is pending
+   */
   public long nanosUntilNextTask() {
     synchronized (lock) {
       long best = Long.MAX_VALUE;
@@ -123,17 +158,29 @@ public final class FakeClock implements ScheduledExecutorService {
     }
   }
 
-  /** Manual monotonic time in nanoseconds, starting at 0. */
+  /**
+   * Manual monotonic time in nanoseconds, starting at 0.
+   *
+   * @return the nanoseconds time has moved forward since this clock was created
+   */
   public long nanoTime() {
     return nowNanos;
   }
 
-  /** {@link #nanoTime()} as a ticker for code that takes one. */
+  /**
+   * {@link #nanoTime()} as a ticker for code that takes one.
+   *
+   * @return a supplier of {@link #nanoTime()}
+   */
   public LongSupplier ticker() {
     return this::nanoTime;
   }
 
-  /** A UTC {@link Clock} that reads the manual time. */
+  /**
+   * A UTC {@link Clock} that reads the manual time.
+   *
+   * @return a clock at the start instant plus {@link #nanoTime()}
+   */
   public Clock clock() {
     return new ManualClock(ZoneOffset.UTC);
   }

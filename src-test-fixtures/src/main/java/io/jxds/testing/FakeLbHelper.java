@@ -71,6 +71,9 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
    * after {@code start}, through the context as a channel would (after the task that started it),
    * so one update measured from outside ends with the picker that serves every new endpoint;
    * without it, subchannels wait for {@link #readyAll()}.
+   *
+   * @param readyOnStart whether subchannels report READY once started
+   * @return the helper
    */
   public static FakeLbHelper forBenchmarks(boolean readyOnStart) {
     return new FakeLbHelper(false, readyOnStart);
@@ -79,13 +82,22 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   /** One {@code updateBalancingState} call. */
   public record Update(ConnectivityState state, SubchannelPicker picker) {}
 
-  /** Runs {@code task} in the synchronization context, then rethrows anything it threw. */
+  /**
+   * Runs {@code task} in the synchronization context, then rethrows anything it threw.
+   *
+   * @param task what to run
+   */
   public void run(Runnable task) {
     syncContext.execute(task);
     rethrow();
   }
 
-  /** Moves the fake clock forward (timers run in the context). */
+  /**
+   * Moves the fake clock forward (timers run in the context).
+   *
+   * @param amount how far
+   * @param unit the unit of {@code amount}
+   */
   public void forward(long amount, TimeUnit unit) {
     clock.forwardTime(amount, unit);
     rethrow();
@@ -98,22 +110,38 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     }
   }
 
-  /** The last state pushed, or null. */
+  /**
+   * The last state pushed, or null.
+   *
+   * @return the state of the last {@code updateBalancingState}, or null before the first
+   */
   public ConnectivityState state() {
     return state;
   }
 
-  /** The last picker pushed, or null. */
+  /**
+   * The last picker pushed, or null.
+   *
+   * @return the picker of the last {@code updateBalancingState}, or null before the first
+   */
   public SubchannelPicker picker() {
     return picker;
   }
 
-  /** How many times the balancer called {@link #updateBalancingState}. */
+  /**
+   * How many times the balancer called {@link #updateBalancingState}.
+   *
+   * @return the number of {@code updateBalancingState} calls so far
+   */
   public long pickerUpdates() {
     return pickerUpdates;
   }
 
-  /** Subchannels created and not shut down. */
+  /**
+   * Subchannels created and not shut down.
+   *
+   * @return the number of live subchannels
+   */
   public int subchannelCount() {
     return live;
   }
@@ -136,7 +164,12 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     });
   }
 
-  /** The last created, not shut down subchannel for {@code address}, or null. */
+  /**
+   * The last created, not shut down subchannel for {@code address}, or null.
+   *
+   * @param address the subchannel's address
+   * @return the subchannel, or null when none is live
+   */
   public FakeSubchannel subchannel(InetSocketAddress address) {
     for (int i = subchannels.size() - 1; i >= 0; i--) {
       FakeSubchannel s = subchannels.get(i);
@@ -147,7 +180,11 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     return null;
   }
 
-  /** Live subchannels (not shut down), in creation order. */
+  /**
+   * Live subchannels (not shut down), in creation order.
+   *
+   * @return a new list of the live subchannels
+   */
   public List<FakeSubchannel> liveSubchannels() {
     List<FakeSubchannel> live = new ArrayList<>();
     for (FakeSubchannel s : subchannels) {
@@ -158,12 +195,21 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     return live;
   }
 
-  /** Picks once with the current picker. */
+  /**
+   * Picks once with the current picker.
+   *
+   * @return the pick's result
+   */
   public PickResult pick() {
     return picker().pickSubchannel(ARGS);
   }
 
-  /** Picks {@code n} times and counts picks per address. */
+  /**
+   * Picks {@code n} times and counts picks per address.
+   *
+   * @param n how many picks
+   * @return the number of picks per address, in order of first pick
+   */
   public Map<SocketAddress, Integer> pickCounts(int n) {
     SubchannelPicker p = picker();
     Map<SocketAddress, Integer> counts = new LinkedHashMap<>();
@@ -262,19 +308,38 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
       this.addresses = addresses;
     }
 
+    /**
+     * The subchannel's address.
+     *
+     * @return the first address of its first address group
+     */
     public InetSocketAddress address() {
       return (InetSocketAddress) addresses.get(0).getAddresses().get(0);
     }
 
+    /**
+     * Whether the balancer shut the subchannel down.
+     *
+     * @return true after {@code shutdown()}
+     */
     public boolean isShutdown() {
       return shutdown;
     }
 
+    /**
+     * How many times the balancer asked the subchannel to connect.
+     *
+     * @return the number of {@code requestConnection()} calls
+     */
     public int connectionRequests() {
       return connectionRequests;
     }
 
-    /** Reports a new state to the balancer, in the synchronization context. */
+    /**
+     * Reports a new state to the balancer, in the synchronization context.
+     *
+     * @param state the new state; TRANSIENT_FAILURE comes with an {@code UNAVAILABLE} status
+     */
     public void setState(ConnectivityState state) {
       ready = state == ConnectivityState.READY;
       if (state == ConnectivityState.TRANSIENT_FAILURE) {
@@ -284,7 +349,11 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
       }
     }
 
-    /** Reports TRANSIENT_FAILURE with {@code status}. */
+    /**
+     * Reports TRANSIENT_FAILURE with {@code status}.
+     *
+     * @param status the failure's status
+     */
     public void fail(Status status) {
       ready = false;
       report(ConnectivityStateInfo.forTransientFailure(status));

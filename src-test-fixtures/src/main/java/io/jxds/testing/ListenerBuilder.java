@@ -28,7 +28,12 @@ public final class ListenerBuilder {
     this.name = name;
   }
 
-  /** Routes come over RDS, on the same ADS stream, under {@code routeConfigName}. */
+  /**
+   * Routes come over RDS, on the same ADS stream, under {@code routeConfigName}.
+   *
+   * @param routeConfigName the {@code RouteConfiguration} to fetch over RDS
+   * @return this builder
+   */
   public ListenerBuilder rdsRouteConfig(String routeConfigName) {
     hcm.clearRouteConfig()
         .setRds(
@@ -38,18 +43,31 @@ public final class ListenerBuilder {
     return this;
   }
 
-  /** Routes are inline in the listener. */
+  /**
+   * Routes are inline in the listener.
+   *
+   * @param routes the routes
+   * @return this builder
+   */
   public ListenerBuilder inlineRouteConfig(RouteConfiguration routes) {
     hcm.clearRds().setRouteConfig(routes);
     return this;
   }
 
-  /** The underlying HttpConnectionManager builder, for fields this class has no setter for. */
+  /**
+   * The underlying HttpConnectionManager builder, for fields this class has no setter for.
+   *
+   * @return the builder this one writes to; changes show in {@link #build()}
+   */
   public HttpConnectionManager.Builder httpConnectionManager() {
     return hcm;
   }
 
-  /** The {@code Listener}; the router filter is appended last unless the HCM already has filters. */
+  /**
+   * The {@code Listener}; the router filter is appended last unless the HCM already has filters.
+   *
+   * @return the listener as set so far
+   */
   public Listener build() {
     HttpConnectionManager.Builder copy = hcm.clone();
     if (copy.getHttpFiltersCount() == 0) {
@@ -64,7 +82,11 @@ public final class ListenerBuilder {
         .build();
   }
 
-  /** The {@code Listener} packed in an {@code Any}. */
+  /**
+   * The {@code Listener} packed in an {@code Any}.
+   *
+   * @return the packed listener
+   */
   public Any buildAny() {
     return Any.pack(build());
   }

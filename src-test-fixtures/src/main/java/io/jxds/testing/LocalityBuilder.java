@@ -19,30 +19,59 @@ public final class LocalityBuilder {
     this.locality = locality.setLoadBalancingWeight(UInt32Value.of(1));
   }
 
-  /** Sets {@code priority} (0 is the highest). */
+  /**
+   * Sets {@code priority} (0 is the highest).
+   *
+   * @param priority 0 or more
+   * @return this builder
+   */
   public LocalityBuilder priority(int priority) {
     locality.setPriority(priority);
     return this;
   }
 
-  /** Sets {@code load_balancing_weight}, an unsigned 32-bit value (up to 2^32-1 without loss). */
+  /**
+   * Sets {@code load_balancing_weight}, an unsigned 32-bit value (up to 2^32-1 without loss).
+   *
+   * @param weight in [0, 2^32-1]
+   * @return this builder
+   */
   public LocalityBuilder weight(long weight) {
     locality.setLoadBalancingWeight(UInt32Value.of((int) weight));
     return this;
   }
 
-  /** Leaves {@code load_balancing_weight} unset (such a locality is ignored by gRPC clients). */
+  /**
+   * Leaves {@code load_balancing_weight} unset (such a locality is ignored by gRPC clients).
+   *
+   * @return this builder
+   */
   public LocalityBuilder noWeight() {
     locality.clearLoadBalancingWeight();
     return this;
   }
 
-  /** Adds an endpoint at {@code ip:port} with this health and no {@code load_balancing_weight}. */
+  /**
+   * Adds an endpoint at {@code ip:port} with this health and no {@code load_balancing_weight}.
+   *
+   * @param ip an IP literal
+   * @param port the port
+   * @param health the endpoint's {@code health_status}
+   * @return this builder
+   */
   public LocalityBuilder endpoint(String ip, int port, HealthStatus health) {
     return lbEndpoint(LbEndpoint.newBuilder().setHealthStatus(health).setEndpoint(endpointAt(ip, port)).build());
   }
 
-  /** Adds an endpoint at {@code ip:port} with this health and {@code load_balancing_weight}. */
+  /**
+   * Adds an endpoint at {@code ip:port} with this health and {@code load_balancing_weight}.
+   *
+   * @param ip an IP literal
+   * @param port the port
+   * @param health the endpoint's {@code health_status}
+   * @param weight in [0, 2^32-1]
+   * @return this builder
+   */
   public LocalityBuilder endpoint(String ip, int port, HealthStatus health, long weight) {
     return lbEndpoint(
         LbEndpoint.newBuilder()
@@ -52,7 +81,16 @@ public final class LocalityBuilder {
             .build());
   }
 
-  /** Adds an endpoint at {@code ip:port} with this health, weight and {@code hostname}. */
+  /**
+   * Adds an endpoint at {@code ip:port} with this health, weight and {@code hostname}.
+   *
+   * @param ip an IP literal
+   * @param port the port
+   * @param health the endpoint's {@code health_status}
+   * @param weight in [0, 2^32-1]
+   * @param hostname the endpoint's {@code hostname}
+   * @return this builder
+   */
   public LocalityBuilder endpoint(String ip, int port, HealthStatus health, long weight, String hostname) {
     return lbEndpoint(
         LbEndpoint.newBuilder()
@@ -62,7 +100,12 @@ public final class LocalityBuilder {
             .build());
   }
 
-  /** Adds a HEALTHY endpoint whose {@code endpoint.address} is as given (pipes, named ports...). */
+  /**
+   * Adds a HEALTHY endpoint whose {@code endpoint.address} is as given (pipes, named ports...).
+   *
+   * @param address the endpoint's address
+   * @return this builder
+   */
   public LocalityBuilder endpointAddress(Address address) {
     return lbEndpoint(
         LbEndpoint.newBuilder()
@@ -71,13 +114,22 @@ public final class LocalityBuilder {
             .build());
   }
 
-  /** Adds an {@code LbEndpoint} as given. */
+  /**
+   * Adds an {@code LbEndpoint} as given.
+   *
+   * @param endpoint the endpoint
+   * @return this builder
+   */
   public LocalityBuilder lbEndpoint(LbEndpoint endpoint) {
     locality.addLbEndpoints(endpoint);
     return this;
   }
 
-  /** The underlying proto builder, for fields this class has no setter for. */
+  /**
+   * The underlying proto builder, for fields this class has no setter for.
+   *
+   * @return the builder this one writes to
+   */
   public LocalityLbEndpoints.Builder proto() {
     return locality;
   }

@@ -20,6 +20,8 @@ public final class Poll {
   /**
    * Waits until {@code condition} holds, for at most {@link #DEFAULT_TIMEOUT}.
    *
+   * @param what what the test waits for, for the failure message
+   * @param condition checked every few milliseconds
    * @throws AssertionError naming {@code what} when it does not hold in time
    */
   public static void until(String what, BooleanSupplier condition) {
@@ -29,6 +31,9 @@ public final class Poll {
   /**
    * Waits until {@code condition} holds, for at most {@code timeout}.
    *
+   * @param what what the test waits for, for the failure message
+   * @param timeout how long to wait at most
+   * @param condition checked every few milliseconds
    * @throws AssertionError naming {@code what} when it does not hold in time
    */
   public static void until(String what, Duration timeout, BooleanSupplier condition) {
@@ -39,6 +44,9 @@ public final class Poll {
    * Waits until {@code condition} holds, for at most {@code timeout}; {@code what} is read only on
    * failure, so it may describe the state reached (e.g. the counts seen so far).
    *
+   * @param what describes what the test waits for, called on failure
+   * @param timeout how long to wait at most
+   * @param condition checked every few milliseconds
    * @throws AssertionError naming {@code what} when it does not hold in time
    */
   public static void until(Supplier<String> what, Duration timeout, BooleanSupplier condition) {

@@ -47,7 +47,17 @@ public record RecordedRequest(
     UNKNOWN_TYPE
   }
 
-  /** Copies the name list, so the record stays immutable. */
+  /**
+   * Copies the name list, so the record stays immutable.
+   *
+   * @param streamId the stream's id
+   * @param typeUrl the {@code type_url}
+   * @param versionInfo the {@code version_info}
+   * @param responseNonce the {@code response_nonce}
+   * @param resourceNames the {@code resource_names}
+   * @param kind the classification
+   * @param raw the request as received
+   */
   public RecordedRequest {
     Objects.requireNonNull(typeUrl, "typeUrl");
     Objects.requireNonNull(versionInfo, "versionInfo");
@@ -69,17 +79,29 @@ public record RecordedRequest(
         request);
   }
 
-  /** Whether the request carries {@code error_detail} (a NACK, or a stale one). */
+  /**
+   * Whether the request carries {@code error_detail} (a NACK, or a stale one).
+   *
+   * @return true if {@code error_detail} is set
+   */
   public boolean hasErrorDetail() {
     return raw.hasErrorDetail();
   }
 
-  /** The {@code error_detail} message the client sent, or {@code ""} when it sent none. */
+  /**
+   * The {@code error_detail} message the client sent, or {@code ""} when it sent none.
+   *
+   * @return {@code error_detail.message}, or {@code ""}
+   */
   public String errorMessage() {
     return raw.hasErrorDetail() ? raw.getErrorDetail().getMessage() : "";
   }
 
-  /** The {@code error_detail} code the client sent, or 0 (OK) when it sent none. */
+  /**
+   * The {@code error_detail} code the client sent, or 0 (OK) when it sent none.
+   *
+   * @return {@code error_detail.code}, or 0
+   */
   public int errorCode() {
     return raw.hasErrorDetail() ? raw.getErrorDetail().getCode() : 0;
   }

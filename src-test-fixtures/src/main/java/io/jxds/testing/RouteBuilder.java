@@ -18,7 +18,14 @@ public final class RouteBuilder {
     routes = RouteConfiguration.newBuilder().setName(name);
   }
 
-  /** Adds a virtual host for {@code domains} whose one route sends prefix "/" to {@code cluster}. */
+  /**
+   * Adds a virtual host for {@code domains} whose one route sends prefix "/" to {@code cluster}.
+   *
+   * @param name the virtual host's name
+   * @param domains the domains it serves, e.g. {@code "*"}
+   * @param cluster the cluster every RPC goes to
+   * @return this builder
+   */
   public RouteBuilder virtualHost(String name, List<String> domains, String cluster) {
     routes.addVirtualHosts(
         VirtualHost.newBuilder()
@@ -31,18 +38,31 @@ public final class RouteBuilder {
     return this;
   }
 
-  /** Adds a virtual host as given. */
+  /**
+   * Adds a virtual host as given.
+   *
+   * @param host the virtual host
+   * @return this builder
+   */
   public RouteBuilder virtualHost(VirtualHost host) {
     routes.addVirtualHosts(host);
     return this;
   }
 
-  /** The {@code RouteConfiguration}. */
+  /**
+   * The {@code RouteConfiguration}.
+   *
+   * @return the route configuration as set so far
+   */
   public RouteConfiguration build() {
     return routes.build();
   }
 
-  /** The {@code RouteConfiguration} packed in an {@code Any}. */
+  /**
+   * The {@code RouteConfiguration} packed in an {@code Any}.
+   *
+   * @return the packed route configuration
+   */
   public Any buildAny() {
     return Any.pack(build());
   }

@@ -15,6 +15,9 @@ public final class TestRandom {
    * A thread-safe generator with a fixed seed. {@link Random} updates its state with a
    * compare-and-set, so pickers may share it across RPC threads; the sequence is exact only when
    * one thread draws.
+   *
+   * @param seed the seed
+   * @return a new {@link Random} with that seed
    */
   public static RandomGenerator seeded(long seed) {
     return new Random(seed);
@@ -24,6 +27,10 @@ public final class TestRandom {
    * A generator whose {@code nextInt}, {@code nextLong} and {@code nextDouble} bounds-aware
    * methods all return the same fraction of their range: {@code 0.0} gives the lowest value,
    * {@code 0.999...} the highest. For tests that need one exact draw, such as jitter at its bounds.
+   *
+   * @param fraction in [0, 1)
+   * @return the generator
+   * @throws IllegalArgumentException if {@code fraction} is out of range
    */
   public static RandomGenerator fixed(double fraction) {
     if (!(fraction >= 0.0 && fraction < 1.0)) {

@@ -30,27 +30,51 @@ import io.envoyproxy.envoy.extensions.load_balancing_policies.wrr_locality.v3.Wr
 public final class XdsResources {
   private XdsResources() {}
 
-  /** An EDS {@code Cluster} named {@code name}, with {@code eds_config} pointing at ADS. */
+  /**
+   * An EDS {@code Cluster} named {@code name}, with {@code eds_config} pointing at ADS.
+   *
+   * @param name the cluster's {@code name}
+   * @return a new builder
+   */
   public static ClusterBuilder cluster(String name) {
     return new ClusterBuilder(name);
   }
 
-  /** A {@code ClusterLoadAssignment} whose {@code cluster_name} is {@code clusterName}. */
+  /**
+   * A {@code ClusterLoadAssignment} whose {@code cluster_name} is {@code clusterName}.
+   *
+   * @param clusterName the assignment's {@code cluster_name}: the cluster's EDS service name
+   * @return a new builder
+   */
   public static EndpointsBuilder endpoints(String clusterName) {
     return new EndpointsBuilder(clusterName);
   }
 
-  /** A client-side {@code Listener} (an {@code api_listener} holding an HttpConnectionManager). */
+  /**
+   * A client-side {@code Listener} (an {@code api_listener} holding an HttpConnectionManager).
+   *
+   * @param name the listener's {@code name}
+   * @return a new builder
+   */
   public static ListenerBuilder listener(String name) {
     return new ListenerBuilder(name);
   }
 
-  /** A {@code RouteConfiguration} named {@code name}. */
+  /**
+   * A {@code RouteConfiguration} named {@code name}.
+   *
+   * @param name the route configuration's {@code name}
+   * @return a new builder
+   */
   public static RouteBuilder route(String name) {
     return new RouteBuilder(name);
   }
 
-  /** A {@code ConfigSource} that says "over the same ADS stream" ({@code ads: {}}). */
+  /**
+   * A {@code ConfigSource} that says "over the same ADS stream" ({@code ads: {}}).
+   *
+   * @return the config source
+   */
   public static ConfigSource adsConfigSource() {
     return ConfigSource.newBuilder()
         .setAds(AggregatedConfigSource.getDefaultInstance())
@@ -58,7 +82,11 @@ public final class XdsResources {
         .build();
   }
 
-  /** A {@code ConfigSource} that says "the control plane that sent this" ({@code self: {}}). */
+  /**
+   * A {@code ConfigSource} that says "the control plane that sent this" ({@code self: {}}).
+   *
+   * @return the config source
+   */
   public static ConfigSource selfConfigSource() {
     return ConfigSource.newBuilder()
         .setSelf(SelfConfigSource.getDefaultInstance())
@@ -66,12 +94,21 @@ public final class XdsResources {
         .build();
   }
 
-  /** The typed {@code round_robin} policy (gRFC A52). */
+  /**
+   * The typed {@code round_robin} policy (gRFC A52).
+   *
+   * @return the policy's config message
+   */
   public static RoundRobin roundRobin() {
     return RoundRobin.getDefaultInstance();
   }
 
-  /** The typed {@code wrr_locality} policy wrapping {@code endpointPicking} (gRFC A52). */
+  /**
+   * The typed {@code wrr_locality} policy wrapping {@code endpointPicking} (gRFC A52).
+   *
+   * @param endpointPicking the typed endpoint-picking policy, e.g. {@link #roundRobin()}
+   * @return the policy's config message
+   */
   public static WrrLocality wrrLocality(Message endpointPicking) {
     return WrrLocality.newBuilder()
         .setEndpointPickingPolicy(loadBalancingPolicy(endpointPicking))
@@ -81,6 +118,9 @@ public final class XdsResources {
   /**
    * A {@code LoadBalancingPolicy} listing {@code policies} in order, each as a
    * {@code TypedExtensionConfig} named after its message type.
+   *
+   * @param policies typed policies, most preferred first
+   * @return the policy list
    */
   public static LoadBalancingPolicy loadBalancingPolicy(Message... policies) {
     LoadBalancingPolicy.Builder b = LoadBalancingPolicy.newBuilder();

@@ -21,6 +21,16 @@ public record ResourceStatus(
     ResourceState state,
     Optional<Instant> lastUpdated,
     Optional<String> lastError) {
+  /**
+   * Creates a resource's status; no component may be null.
+   *
+   * @param typeUrl the resource's type URL
+   * @param name the resource's name
+   * @param version the cached value's version, empty when none
+   * @param state where the resource stands
+   * @param lastUpdated when the cached value was last received
+   * @param lastError the last rejection or error
+   */
   public ResourceStatus {
     Objects.requireNonNull(typeUrl, "typeUrl");
     Objects.requireNonNull(name, "name");

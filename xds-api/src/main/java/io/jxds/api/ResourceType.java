@@ -25,9 +25,22 @@ public final class ResourceType<T> {
   public static final String RESOURCE_WRAPPER_TYPE_URL =
       "type.googleapis.com/envoy.service.discovery.v3.Resource";
 
-  /** Validates one unpacked message into a model value. */
+  /**
+   * Validates one unpacked message into a model value.
+   *
+   * @param <M> the protobuf message the {@code Any} holds
+   * @param <T> the model value
+   */
   @FunctionalInterface
   public interface Decoder<M, T> {
+    /**
+     * Validates a message.
+     *
+     * @param message the resource as received
+     * @return the immutable model value
+     * @throws XdsResourceException if the message breaks a validation rule; its message becomes the
+     *     NACK's {@code error_detail}
+     */
     T decode(M message) throws XdsResourceException;
   }
 
@@ -66,6 +79,8 @@ public final class ResourceType<T> {
   /**
    * Creates a descriptor.
    *
+   * @param <M> the protobuf message the {@code Any} holds
+   * @param <T> the model value watchers receive
    * @param typeUrl e.g. {@code type.googleapis.com/envoy.config.cluster.v3.Cluster}
    * @param shortName used in logs and errors, e.g. {@code CDS}
    * @param absenceMeansDeletion true for state-of-the-world types whose responses carry every
@@ -73,6 +88,7 @@ public final class ResourceType<T> {
    * @param messageClass the protobuf message the {@code Any} holds
    * @param nameOf reads the resource's name from the message
    * @param decoder validates the message into the model value
+   * @return the descriptor, to pass to {@link XdsClient#watch}
    */
   @SuppressWarnings("unchecked")
   public static <M extends Message, T> ResourceType<T> of(
@@ -120,14 +136,29 @@ public final class ResourceType<T> {
         nameOfValue::apply);
   }
 
+  /**
+   * The type URL of this type's resources.
+   *
+   * @return e.g. {@code type.googleapis.com/envoy.config.cluster.v3.Cluster}
+   */
   public String typeUrl() {
     return typeUrl;
   }
 
+  /**
+   * The name logs and errors use for this type.
+   *
+   * @return e.g. {@code CDS}
+   */
   public String shortName() {
     return shortName;
   }
 
+  /**
+   * Whether a state-of-the-world response that leaves out a subscribed resource deletes it.
+   *
+   * @return true for CDS and LDS, false for EDS and RDS
+   */
   public boolean absenceMeansDeletion() {
     return absenceMeansDeletion;
   }

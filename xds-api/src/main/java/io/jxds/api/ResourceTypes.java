@@ -9,7 +9,9 @@ import io.jxds.api.model.EndpointsUpdate;
 
 /** The resource types jxds understands today. */
 public final class ResourceTypes {
+  /** The type URL of a Cluster (CDS) resource. */
   public static final String CLUSTER_TYPE_URL = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+  /** The type URL of a ClusterLoadAssignment (EDS) resource. */
   public static final String ENDPOINTS_TYPE_URL =
       "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
 

@@ -9,12 +9,18 @@ import io.grpc.Status;
  * @param <T> the resource's model type
  */
 public interface ResourceWatcher<T> {
-  /** The resource has a new value (called only when it differs from the last one delivered). */
+  /**
+   * The resource has a new value (called only when it differs from the last one delivered).
+   *
+   * @param value the resource's new, validated value
+   */
   void onUpdate(T value);
 
   /**
    * The control plane says the resource does not exist: it never arrived before the does-not-exist
    * timer fired, or a state-of-the-world response left it out. Stop using the last value.
+   *
+   * @param resourceName the watched resource's name
    */
   void onResourceDoesNotExist(String resourceName);
 
@@ -23,6 +29,8 @@ public interface ResourceWatcher<T> {
    * value was delivered before, it stays valid: keep using it. The status is always
    * {@code UNAVAILABLE}; its description holds the original cause, the resource name and the node
    * id (gRFC A54).
+   *
+   * @param error what went wrong, always {@code UNAVAILABLE}
    */
   void onError(Status error);
 }

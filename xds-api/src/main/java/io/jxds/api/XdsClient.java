@@ -19,6 +19,7 @@ public interface XdsClient extends AutoCloseable {
   /**
    * Starts watching a resource.
    *
+   * @param <T> the resource's model type
    * @param type what kind of resource, e.g. {@link ResourceTypes#CLUSTER}
    * @param name the resource's name
    * @param watcher receives the resource's changes
@@ -28,12 +29,28 @@ public interface XdsClient extends AutoCloseable {
    */
   <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor);
 
-  /** Watches a Cluster (CDS) resource. */
+  /**
+   * Watches a Cluster (CDS) resource: {@link #watch} with {@link ResourceTypes#CLUSTER}.
+   *
+   * @param name the cluster's name
+   * @param watcher receives the cluster's changes
+   * @param executor runs the watcher's callbacks, one at a time
+   * @return a handle whose {@link WatchHandle#cancel()} stops the watch
+   */
   default WatchHandle watchCluster(String name, ResourceWatcher<ClusterUpdate> watcher, Executor executor) {
     return watch(ResourceTypes.CLUSTER, name, watcher, executor);
   }
 
-  /** Watches a ClusterLoadAssignment (EDS) resource. */
+  /**
+   * Watches a ClusterLoadAssignment (EDS) resource: {@link #watch} with
+   * {@link ResourceTypes#ENDPOINTS}.
+   *
+   * @param name the EDS service name (a cluster's {@code eds_cluster_config.service_name}, or its
+   *     name)
+   * @param watcher receives the assignment's changes
+   * @param executor runs the watcher's callbacks, one at a time
+   * @return a handle whose {@link WatchHandle#cancel()} stops the watch
+   */
   default WatchHandle watchEndpoints(
       String name, ResourceWatcher<EndpointsUpdate> watcher, Executor executor) {
     return watch(ResourceTypes.ENDPOINTS, name, watcher, executor);
@@ -42,6 +59,8 @@ public interface XdsClient extends AutoCloseable {
   /**
    * The latest snapshot of the client's state. Never blocks, so it may be called from a watcher
    * callback.
+   *
+   * @return the stream's state and every subscribed resource, as of this call
    */
   XdsClientStatus status();
 

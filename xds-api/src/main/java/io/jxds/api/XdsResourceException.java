@@ -9,9 +9,12 @@ package io.jxds.api;
 public final class XdsResourceException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /** The rejected resource's name, or null when it could not be read. */
   private final String resourceName;
 
   /**
+   * Creates the exception.
+   *
    * @param resourceName the rejected resource's name, or null when it could not be read
    * @param message the complete message, naming the resource, the field and the value
    */
@@ -20,13 +23,23 @@ public final class XdsResourceException extends Exception {
     this.resourceName = resourceName;
   }
 
-  /** The same, with the underlying failure (for example a protobuf parse error) as the cause. */
+  /**
+   * The same, with the underlying failure (for example a protobuf parse error) as the cause.
+   *
+   * @param resourceName the rejected resource's name, or null when it could not be read
+   * @param message the complete message, naming the resource, the field and the value
+   * @param cause the underlying failure
+   */
   public XdsResourceException(String resourceName, String message, Throwable cause) {
     super(message, cause);
     this.resourceName = resourceName;
   }
 
-  /** The rejected resource's name, or null when the resource could not be read far enough. */
+  /**
+   * The rejected resource's name.
+   *
+   * @return the name, or null when the resource could not be read far enough
+   */
   public String resourceName() {
     return resourceName;
   }

@@ -73,6 +73,8 @@ public final class XdsClusterPolicy {
    * .disableServiceConfigLookUp()}. The target's own addresses are then ignored: the control plane
    * decides.
    *
+   * @param cluster the CDS cluster's name
+   * @return the service config, as {@code defaultServiceConfig} takes it
    * @throws IllegalArgumentException if {@code cluster} is empty
    */
   public static Map<String, ?> serviceConfig(String cluster) {

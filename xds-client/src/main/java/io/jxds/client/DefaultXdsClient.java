@@ -162,7 +162,11 @@ public final class DefaultXdsClient implements XdsClient {
     return status;
   }
 
-  /** The node id this client identifies itself with. */
+  /**
+   * The node id this client identifies itself with.
+   *
+   * @return the {@code node.id} sent to the control plane, possibly empty
+   */
   public String nodeId() {
     return nodeId;
   }
@@ -225,7 +229,11 @@ public final class DefaultXdsClient implements XdsClient {
     return registrations.size();
   }
 
-  /** Whether {@link #close()} was called. */
+  /**
+   * Whether the client is closed.
+   *
+   * @return true once {@link #close()} was called, or the pool closed it
+   */
   public boolean isClosed() {
     return closed.get();
   }

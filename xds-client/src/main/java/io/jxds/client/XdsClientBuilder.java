@@ -72,6 +72,10 @@ public final class XdsClientBuilder {
    * Its ADS stream waits for that channel to connect, and early in an outage the client cuts the
    * channel's reconnect backoff short a few times, so a restarted control plane is found within
    * about a second.
+   *
+   * @param target a gRPC target string, e.g. {@code dns:///xds.example.com:443}
+   * @param credentials the channel's credentials
+   * @return a builder
    */
   public static XdsClientBuilder forTarget(String target, ChannelCredentials credentials) {
     return new XdsClientBuilder(
@@ -83,13 +87,21 @@ public final class XdsClientBuilder {
    * and its reconnect backoff is left alone. On a {@link io.grpc.ManagedChannel} the ADS stream
    * waits for the channel to connect (its state is watched to report failures); on any other
    * {@link Channel} a stream fails as soon as connecting fails and the client retries with backoff.
+   *
+   * @param channel the channel to the control plane
+   * @return a builder
    */
   public static XdsClientBuilder forChannel(Channel channel) {
     Objects.requireNonNull(channel, "channel");
     return new XdsClientBuilder(channel.authority(), null, channel);
   }
 
-  /** A client configured from a parsed bootstrap: its first server, node and jxds knobs. */
+  /**
+   * A client configured from a parsed bootstrap: its first server, node and jxds knobs.
+   *
+   * @param bootstrap the bootstrap, e.g. from {@link io.jxds.client.bootstrap.BootstrapLoader}
+   * @return a builder, which may still override what the bootstrap set
+   */
   public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
     ServerInfo server = bootstrap.server();
     return forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials())
@@ -102,13 +114,22 @@ public final class XdsClientBuilder {
   /**
    * Who this client is; by default a node with an empty id. {@code user_agent_name} is filled in
    * when unset, and gRPC's {@code client_features} are added to those the node lists.
+   *
+   * @param node the {@code node} sent to the control plane
+   * @return this builder
    */
   public XdsClientBuilder node(Node node) {
     this.node = Objects.requireNonNull(node, "node");
     return this;
   }
 
-  /** How long a subscribed resource may stay unanswered before it does not exist (default 15 s). */
+  /**
+   * How long a subscribed resource may stay unanswered before it does not exist (default 15 s).
+   *
+   * @param timeout positive
+   * @return this builder
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
   public XdsClientBuilder resourceTimeout(Duration timeout) {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("resourceTimeout must be positive, got " + timeout);
@@ -124,6 +145,10 @@ public final class XdsClientBuilder {
    * them until another request of the type or a new stream replaces it); a watcher that comes
    * back within this time gets the cached value at once, even with the control plane away, and
    * the name is subscribed again.
+   *
+   * @param retention zero or positive
+   * @return this builder
+   * @throws IllegalArgumentException if {@code retention} is negative
    */
   public XdsClientBuilder cacheRetention(Duration retention) {
     if (retention.isNegative()) {
@@ -133,7 +158,12 @@ public final class XdsClientBuilder {
     return this;
   }
 
-  /** gRFC A53: a cached CDS resource missing from a response is kept (default false). */
+  /**
+   * gRFC A53: a cached CDS resource missing from a response is kept (default false).
+   *
+   * @param ignore whether to keep it
+   * @return this builder
+   */
   public XdsClientBuilder ignoreResourceDeletion(boolean ignore) {
     this.ignoreResourceDeletion = ignore;
     return this;
@@ -142,13 +172,21 @@ public final class XdsClientBuilder {
   /**
    * Sends {@code node} only on each stream's first request. Off by default: java-control-plane
    * hashes the node of every request, and without it silently stops answering.
+   *
+   * @param firstOnly whether later requests leave {@code node} out
+   * @return this builder
    */
   public XdsClientBuilder sendNodeOnFirstRequestOnly(boolean firstOnly) {
     this.nodeOnFirstRequestOnly = firstOnly;
     return this;
   }
 
-  /** Runs the client's timers; the caller owns it. Default: a daemon thread the client owns. */
+  /**
+   * Runs the client's timers; the caller owns it. Default: a daemon thread the client owns.
+   *
+   * @param scheduler the timers' executor, not shut down by the client
+   * @return this builder
+   */
   public XdsClientBuilder scheduler(ScheduledExecutorService scheduler) {
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     return this;
@@ -157,6 +195,9 @@ public final class XdsClientBuilder {
   /**
    * Stamps update times (default: system UTC). Without a {@link #ticker}, a clock set here (a
    * test's manual clock) also measures elapsed time.
+   *
+   * @param clock the wall clock
+   * @return this builder
    */
   public XdsClientBuilder clock(Clock clock) {
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -167,13 +208,21 @@ public final class XdsClientBuilder {
    * Monotonic nanoseconds that measure how long an ADS stream lived, which shortens the wait
    * before the next one (default {@code System::nanoTime}; with a test's manual scheduler, pass
    * its manual time too, e.g. {@code FakeClock.ticker()}).
+   *
+   * @param ticker monotonic time in nanoseconds
+   * @return this builder
    */
   public XdsClientBuilder ticker(LongSupplier ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     return this;
   }
 
-  /** Backoff jitter (default: a new {@link Random}). */
+  /**
+   * Backoff jitter (default: a new {@link Random}).
+   *
+   * @param random the source of jitter; a seeded one makes backoff reproducible
+   * @return this builder
+   */
   public XdsClientBuilder random(RandomGenerator random) {
     this.random = Objects.requireNonNull(random, "random");
     return this;
@@ -185,6 +234,11 @@ public final class XdsClientBuilder {
     return this;
   }
 
+  /**
+   * Builds a client from this builder's settings.
+   *
+   * @return a new client, which the caller closes
+   */
   public DefaultXdsClient build() {
     ScheduledExecutorService owned = null;
     ScheduledExecutorService timers = scheduler;

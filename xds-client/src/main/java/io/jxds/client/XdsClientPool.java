@@ -44,7 +44,11 @@ public final class XdsClientPool {
   private final Map<Bootstrap.Key, Entry> clients = new HashMap<>();
   private ScheduledExecutorService scheduler;
 
-  /** A pool reading the bootstrap through {@code loader}. */
+  /**
+   * A pool reading the bootstrap through {@code loader}.
+   *
+   * @param loader where each {@link #acquire()} reads the bootstrap from
+   */
   public XdsClientPool(BootstrapLoader loader) {
     this(loader, null, null, new Random());
   }
@@ -57,7 +61,11 @@ public final class XdsClientPool {
     this.random = random;
   }
 
-  /** The process-wide pool, reading the bootstrap from system properties and the environment. */
+  /**
+   * The process-wide pool, reading the bootstrap from system properties and the environment.
+   *
+   * @return the pool of {@link BootstrapLoader#fromSystem()}
+   */
   public static XdsClientPool shared() {
     return SHARED;
   }
@@ -65,6 +73,7 @@ public final class XdsClientPool {
   /**
    * Reads the bootstrap and returns a lease on the client for it, creating the client if needed.
    *
+   * @return a new lease, which the caller closes
    * @throws BootstrapException if the bootstrap is missing or invalid (the message names the
    *     source and the field)
    */
@@ -181,12 +190,20 @@ public final class XdsClientPool {
       this.entry = entry;
     }
 
-    /** The shared client. Its {@code close()} refuses: close this lease. */
+    /**
+     * The shared client. Its {@code close()} refuses: close this lease.
+     *
+     * @return the client this lease holds
+     */
     public XdsClient client() {
       return entry.client;
     }
 
-    /** The bootstrap the client was created from. */
+    /**
+     * The bootstrap the client was created from.
+     *
+     * @return the bootstrap {@link #acquire()} read when it created the client
+     */
     public Bootstrap bootstrap() {
       return entry.bootstrap;
     }

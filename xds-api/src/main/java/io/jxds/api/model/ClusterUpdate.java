@@ -25,6 +25,18 @@ public record ClusterUpdate(
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
+  /**
+   * Creates a cluster, checking its components.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
   public ClusterUpdate {
     Objects.requireNonNull(clusterName, "clusterName");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
@@ -42,7 +54,13 @@ public record ClusterUpdate(
     }
   }
 
-  /** A plaintext round-robin cluster whose endpoints are watched under {@code edsServiceName}. */
+  /**
+   * A plaintext round-robin cluster whose endpoints are watched under {@code edsServiceName}.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @return the cluster, without load reporting and with the default circuit breaker
+   */
   public static ClusterUpdate of(String clusterName, String edsServiceName) {
     return new ClusterUpdate(
         clusterName,

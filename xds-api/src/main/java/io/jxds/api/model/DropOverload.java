@@ -13,6 +13,13 @@ public record DropOverload(String category, int partsPerMillion) {
   /** One million: the denominator of {@link #partsPerMillion}. */
   public static final int MILLION = 1_000_000;
 
+  /**
+   * Creates a drop category.
+   *
+   * @param category the category's name
+   * @param partsPerMillion in [0, {@value #MILLION}]
+   * @throws IllegalArgumentException if {@code partsPerMillion} is out of range
+   */
   public DropOverload {
     Objects.requireNonNull(category, "category");
     if (partsPerMillion < 0 || partsPerMillion > MILLION) {

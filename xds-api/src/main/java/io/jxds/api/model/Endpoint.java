@@ -13,6 +13,15 @@ import java.util.Objects;
  * @param hostname the endpoint's {@code hostname}, empty when unset
  */
 public record Endpoint(InetSocketAddress address, HealthStatus health, long weight, String hostname) {
+  /**
+   * Creates an endpoint, checking its components.
+   *
+   * @param address a resolved address (an IP literal)
+   * @param health the reported health
+   * @param weight in [1, 2^32-1]
+   * @param hostname the hostname, empty when unset
+   * @throws IllegalArgumentException if the address is unresolved or the weight out of range
+   */
   public Endpoint {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(health, "health");
@@ -23,7 +32,12 @@ public record Endpoint(InetSocketAddress address, HealthStatus health, long weig
     Weights.requireWeight(weight, "endpoint weight");
   }
 
-  /** A healthy endpoint of weight 1 and no hostname. */
+  /**
+   * A healthy endpoint of weight 1 and no hostname.
+   *
+   * @param address a resolved address (an IP literal)
+   * @return the endpoint
+   */
   public static Endpoint of(InetSocketAddress address) {
     return new Endpoint(address, HealthStatus.HEALTHY, 1, "");
   }

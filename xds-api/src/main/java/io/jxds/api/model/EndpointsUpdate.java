@@ -20,6 +20,15 @@ public record EndpointsUpdate(
   /** Envoy's default {@code overprovisioning_factor}. */
   public static final int DEFAULT_OVERPROVISIONING_FACTOR = 140;
 
+  /**
+   * Creates an assignment, checking its components; the lists are copied.
+   *
+   * @param clusterName the EDS service name, not empty
+   * @param localities the localities
+   * @param dropOverloads the drop categories
+   * @param overprovisioningFactor in percent, not negative
+   * @throws IllegalArgumentException if the name is empty or the factor negative
+   */
   public EndpointsUpdate {
     Objects.requireNonNull(clusterName, "clusterName");
     if (clusterName.isEmpty()) {
@@ -33,7 +42,11 @@ public record EndpointsUpdate(
     }
   }
 
-  /** The number of priorities: one more than the highest priority of any locality. */
+  /**
+   * The number of priorities.
+   *
+   * @return one more than the highest priority of any locality; 0 when there is no locality
+   */
   public int priorityCount() {
     int max = -1;
     for (Locality l : localities) {

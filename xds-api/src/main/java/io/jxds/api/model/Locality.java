@@ -13,6 +13,15 @@ import java.util.Objects;
  * @param endpoints the endpoints, in the control plane's order (possibly none, or none usable)
  */
 public record Locality(LocalityId id, int priority, long weight, List<Endpoint> endpoints) {
+  /**
+   * Creates a locality, checking its components; the endpoint list is copied.
+   *
+   * @param id where the endpoints run
+   * @param priority not negative
+   * @param weight in [1, 2^32-1]
+   * @param endpoints the endpoints
+   * @throws IllegalArgumentException if the priority is negative or the weight out of range
+   */
   public Locality {
     Objects.requireNonNull(id, "id");
     if (priority < 0) {
@@ -22,7 +31,11 @@ public record Locality(LocalityId id, int priority, long weight, List<Endpoint> 
     endpoints = List.copyOf(endpoints);
   }
 
-  /** Whether at least one endpoint may take traffic. */
+  /**
+   * Whether at least one endpoint may take traffic.
+   *
+   * @return true if some endpoint's health {@linkplain HealthStatus#isUsable() is usable}
+   */
   public boolean hasUsableEndpoint() {
     for (Endpoint e : endpoints) {
       if (e.health().isUsable()) {

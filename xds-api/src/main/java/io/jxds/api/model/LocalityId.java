@@ -11,6 +11,13 @@ public record LocalityId(String region, String zone, String subZone) {
   /** The locality with every part empty; what a ClusterLoadAssignment entry without one means. */
   public static final LocalityId EMPTY = new LocalityId("", "", "");
 
+  /**
+   * Creates a locality id.
+   *
+   * @param region the region, empty when unset
+   * @param zone the zone, empty when unset
+   * @param subZone the sub-zone, empty when unset
+   */
   public LocalityId {
     Objects.requireNonNull(region, "region");
     Objects.requireNonNull(zone, "zone");

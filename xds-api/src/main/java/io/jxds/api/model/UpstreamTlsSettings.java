@@ -12,6 +12,12 @@ import java.util.Objects;
  *     certificate-provider instance names), in the order they appear
  */
 public record UpstreamTlsSettings(String sni, List<String> validationContextNames) {
+  /**
+   * Creates the settings; the name list is copied.
+   *
+   * @param sni the SNI, empty when unset
+   * @param validationContextNames the validation context's names
+   */
   public UpstreamTlsSettings {
     Objects.requireNonNull(sni, "sni");
     validationContextNames = List.copyOf(validationContextNames);

@@ -36,7 +36,11 @@ public final class FakeXdsClient implements XdsClient {
     this("fake-node");
   }
 
-  /** A fake client whose status names {@code nodeId}. */
+  /**
+   * A fake client whose status names {@code nodeId}.
+   *
+   * @param nodeId the node id {@link #status()} reports
+   */
   public FakeXdsClient(String nodeId) {
     this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
   }
@@ -60,12 +64,20 @@ public final class FakeXdsClient implements XdsClient {
       this.executor = executor;
     }
 
-    /** The watched resource's type. */
+    /**
+     * The watched resource's type.
+     *
+     * @return the type passed to {@link #watch}
+     */
     public ResourceType<T> type() {
       return type;
     }
 
-    /** The watched resource's name. */
+    /**
+     * The watched resource's name.
+     *
+     * @return the name passed to {@link #watch}
+     */
     public String name() {
       return name;
     }
@@ -75,12 +87,20 @@ public final class FakeXdsClient implements XdsClient {
       cancelled = true;
     }
 
-    /** Whether the watch was cancelled (or the client closed). */
+    /**
+     * Whether the watch was cancelled.
+     *
+     * @return true after {@link #cancel()} or the client's {@link FakeXdsClient#close()}
+     */
     public boolean cancelled() {
       return cancelled;
     }
 
-    /** Delivers {@code value} to this watcher only. */
+    /**
+     * Delivers {@code value} to this watcher only.
+     *
+     * @param value the resource's value
+     */
     public void update(T value) {
       Objects.requireNonNull(value, "value");
       deliver(() -> watcher.onUpdate(value));
@@ -91,7 +111,11 @@ public final class FakeXdsClient implements XdsClient {
       deliver(() -> watcher.onResourceDoesNotExist(name));
     }
 
-    /** Delivers {@code status} to this watcher only. */
+    /**
+     * Delivers {@code status} to this watcher only.
+     *
+     * @param status the error
+     */
     public void error(Status status) {
       Objects.requireNonNull(status, "status");
       deliver(() -> watcher.onError(status));
@@ -134,7 +158,14 @@ public final class FakeXdsClient implements XdsClient {
     return w;
   }
 
-  /** Sets a resource's value and delivers it to every active watch of it. */
+  /**
+   * Sets a resource's value and delivers it to every active watch of it.
+   *
+   * @param <T> the resource's model type
+   * @param type the resource's type
+   * @param name the resource's name
+   * @param value the new value; later watches of the resource get it at once
+   */
   public <T> void setResource(ResourceType<T> type, String name, T value) {
     Objects.requireNonNull(value, "value");
     for (Watch<T> w : activeWatches(type, name, value)) {
@@ -142,14 +173,27 @@ public final class FakeXdsClient implements XdsClient {
     }
   }
 
-  /** Removes a resource and tells every active watch of it that it does not exist. */
+  /**
+   * Removes a resource and tells every active watch of it that it does not exist.
+   *
+   * @param <T> the resource's model type
+   * @param type the resource's type
+   * @param name the resource's name
+   */
   public <T> void removeResource(ResourceType<T> type, String name) {
     for (Watch<T> w : activeWatches(type, name, null)) {
       w.doesNotExist();
     }
   }
 
-  /** Delivers {@code status} to every active watch of one resource; its value, if any, stays. */
+  /**
+   * Delivers {@code status} to every active watch of one resource; its value, if any, stays.
+   *
+   * @param <T> the resource's model type
+   * @param type the resource's type
+   * @param name the resource's name
+   * @param status the error
+   */
   public <T> void pushError(ResourceType<T> type, String name, Status status) {
     Objects.requireNonNull(status, "status");
     List<Watch<T>> targets;
@@ -161,7 +205,11 @@ public final class FakeXdsClient implements XdsClient {
     }
   }
 
-  /** Every watch ever registered, cancelled ones included, in order. */
+  /**
+   * Every watch ever registered.
+   *
+   * @return the watches, cancelled ones included, in registration order
+   */
   public List<Watch<?>> watches() {
     synchronized (lock) {
       return List.copyOf(watches);
@@ -171,6 +219,10 @@ public final class FakeXdsClient implements XdsClient {
   /**
    * The latest active watch of {@code name}.
    *
+   * @param <T> the resource's model type
+   * @param type the resource's type
+   * @param name the resource's name
+   * @return the watch registered last among the active ones
    * @throws AssertionError if there is none (the message lists every watch)
    */
   public <T> Watch<T> activeWatch(ResourceType<T> type, String name) {
@@ -183,14 +235,23 @@ public final class FakeXdsClient implements XdsClient {
     }
   }
 
-  /** How many watches of {@code type} are active. */
+  /**
+   * How many watches of {@code type} are active.
+   *
+   * @param type the resources' type
+   * @return the number of watches of that type not cancelled
+   */
   public long activeWatchCount(ResourceType<?> type) {
     synchronized (lock) {
       return watches.stream().filter(w -> w.type == type && !w.cancelled).count();
     }
   }
 
-  /** Whether {@link #close()} was called. */
+  /**
+   * Whether {@link #close()} was called.
+   *
+   * @return true once closed
+   */
   public boolean isClosed() {
     synchronized (lock) {
       return closed;

@@ -27,6 +27,15 @@ public record Bootstrap(
   /** Long enough to outlive a channel's idle/wake cycle under normal traffic. */
   public static final Duration DEFAULT_CLIENT_RETENTION = Duration.ofMinutes(5);
 
+  /**
+   * Creates a bootstrap, checking its components; the server list is copied.
+   *
+   * @param servers the servers, not empty
+   * @param node the node
+   * @param resourceTimeout positive
+   * @param clientRetention zero or positive
+   * @throws IllegalArgumentException if there is no server or a duration is out of range
+   */
   public Bootstrap {
     servers = List.copyOf(servers);
     Objects.requireNonNull(node, "node");
@@ -43,7 +52,11 @@ public record Bootstrap(
     }
   }
 
-  /** The server jxds connects to (the first of {@code xds_servers}). */
+  /**
+   * The server jxds connects to.
+   *
+   * @return the first of {@code xds_servers}
+   */
   public ServerInfo server() {
     return servers.get(0);
   }
@@ -51,7 +64,11 @@ public record Bootstrap(
   /** What identifies a shared client: the servers and the node, not the timing knobs. */
   public record Key(List<ServerInfo> servers, Node node) {}
 
-  /** This bootstrap's sharing key. */
+  /**
+   * This bootstrap's sharing key.
+   *
+   * @return the key of the servers and the node
+   */
   public Key key() {
     return new Key(servers, node);
   }

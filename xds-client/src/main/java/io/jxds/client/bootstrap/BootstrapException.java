@@ -8,10 +8,21 @@ package io.jxds.client.bootstrap;
 public final class BootstrapException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Creates the exception.
+   *
+   * @param message what is wrong, naming the source and the field
+   */
   public BootstrapException(String message) {
     super(message);
   }
 
+  /**
+   * Creates the exception with its underlying failure, for example an {@code IOException}.
+   *
+   * @param message what is wrong, naming the source and the field
+   * @param cause the underlying failure
+   */
   public BootstrapException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -22,15 +22,21 @@ import java.util.function.Function;
  * <p>The lookups are injectable, so tests can exercise the environment variables.
  */
 public final class BootstrapLoader {
+  /** The system property naming the bootstrap file. */
   public static final String PROPERTY_FILE = "jxds.bootstrap";
+  /** The system property holding the bootstrap JSON. */
   public static final String PROPERTY_CONFIG = "jxds.bootstrapConfig";
+  /** The environment variable naming the bootstrap file, as in gRPC. */
   public static final String ENV_FILE = "GRPC_XDS_BOOTSTRAP";
+  /** The environment variable holding the bootstrap JSON, as in gRPC. */
   public static final String ENV_CONFIG = "GRPC_XDS_BOOTSTRAP_CONFIG";
 
   private final Function<String, String> systemProperties;
   private final Function<String, String> environment;
 
   /**
+   * A loader with its own lookups (tests).
+   *
    * @param systemProperties looks up a system property, null when unset
    * @param environment looks up an environment variable, null when unset
    */
@@ -39,7 +45,11 @@ public final class BootstrapLoader {
     this.environment = Objects.requireNonNull(environment, "environment");
   }
 
-  /** Reads the JVM's system properties and the process environment. */
+  /**
+   * Reads the JVM's system properties and the process environment.
+   *
+   * @return a loader on {@link System#getProperty(String)} and {@link System#getenv(String)}
+   */
   public static BootstrapLoader fromSystem() {
     return new BootstrapLoader(System::getProperty, System::getenv);
   }
@@ -47,6 +57,7 @@ public final class BootstrapLoader {
   /**
    * Reads and parses the bootstrap now.
    *
+   * @return the bootstrap from the first source that is set
    * @throws BootstrapException if no source is set, the file cannot be read, or the JSON is bad;
    *     the message names the source
    */

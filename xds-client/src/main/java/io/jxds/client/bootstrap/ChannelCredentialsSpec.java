@@ -24,9 +24,21 @@ public record ChannelCredentialsSpec(
     Optional<String> caCertificateFile,
     Optional<String> certificateFile,
     Optional<String> privateKeyFile) {
+  /** The {@code type} of plaintext credentials. */
   public static final String INSECURE = "insecure";
+  /** The {@code type} of TLS credentials. */
   public static final String TLS = "tls";
 
+  /**
+   * Creates a spec, checking its components.
+   *
+   * @param type {@value #INSECURE} or {@value #TLS}
+   * @param caCertificateFile the CA file, empty for the JVM trust store
+   * @param certificateFile the client certificate file, present exactly when the key is
+   * @param privateKeyFile the client key file, present exactly when the certificate is
+   * @throws IllegalArgumentException if the type is unsupported or only one of certificate and key
+   *     is given
+   */
   public ChannelCredentialsSpec {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(caCertificateFile, "caCertificateFile");
@@ -40,12 +52,20 @@ public record ChannelCredentialsSpec(
     }
   }
 
-  /** Plaintext. */
+  /**
+   * Plaintext.
+   *
+   * @return an {@value #INSECURE} spec
+   */
   public static ChannelCredentialsSpec insecure() {
     return new ChannelCredentialsSpec(INSECURE, Optional.empty(), Optional.empty(), Optional.empty());
   }
 
-  /** TLS trusting the JVM's default trust store. */
+  /**
+   * TLS trusting the JVM's default trust store.
+   *
+   * @return a {@value #TLS} spec without files
+   */
   public static ChannelCredentialsSpec tls() {
     return new ChannelCredentialsSpec(TLS, Optional.empty(), Optional.empty(), Optional.empty());
   }
@@ -53,6 +73,7 @@ public record ChannelCredentialsSpec(
   /**
    * Builds the gRPC credentials.
    *
+   * @return new credentials, reading the files now
    * @throws UncheckedIOException if a certificate or key file cannot be read
    */
   public ChannelCredentials toChannelCredentials() {

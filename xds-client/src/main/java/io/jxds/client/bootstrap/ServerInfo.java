@@ -15,13 +15,24 @@ public record ServerInfo(
   /** gRFC A53: the server may leave a cached CDS/LDS resource out of a response without deleting it. */
   public static final String IGNORE_RESOURCE_DELETION = "ignore_resource_deletion";
 
+  /**
+   * Creates a server entry; the feature list is copied.
+   *
+   * @param serverUri the gRPC target
+   * @param channelCredentials the credentials
+   * @param serverFeatures the server features
+   */
   public ServerInfo {
     Objects.requireNonNull(serverUri, "serverUri");
     Objects.requireNonNull(channelCredentials, "channelCredentials");
     serverFeatures = List.copyOf(serverFeatures);
   }
 
-  /** Whether {@code server_features} holds {@value #IGNORE_RESOURCE_DELETION}. */
+  /**
+   * Whether {@code server_features} holds {@value #IGNORE_RESOURCE_DELETION}.
+   *
+   * @return true if the server may leave a resource out of a response without deleting it
+   */
   public boolean ignoreResourceDeletion() {
     return serverFeatures.contains(IGNORE_RESOURCE_DELETION);
   }
