@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Server;
@@ -106,6 +107,7 @@ public final class FakeAdsServer implements AutoCloseable {
   private static final long STOP_TIMEOUT_SECONDS = 5;
 
   private final String inProcessName; // null for a loopback server
+  private volatile ServerCredentials serverCredentials = InsecureServerCredentials.create();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Object lifecycle = new Object();
@@ -133,6 +135,19 @@ public final class FakeAdsServer implements AutoCloseable {
         List.of(CLUSTER_TYPE_URL, ENDPOINTS_TYPE_URL, LISTENER_TYPE_URL, ROUTE_TYPE_URL)) {
       types.put(typeUrl, new ServedType(typeUrl));
     }
+  }
+
+  /**
+   * Serves over these credentials from the next {@link #start()} on, e.g. a
+   * {@code TlsServerCredentials} for a control plane reached over TLS or mutual TLS (gRFC A65); the
+   * loopback transport only. Default: plaintext.
+   *
+   * @param credentials the server's credentials
+   * @return this server
+   */
+  public FakeAdsServer serverCredentials(ServerCredentials credentials) {
+    this.serverCredentials = Objects.requireNonNull(credentials, "credentials");
+    return this;
   }
 
   /** A server on the in-process transport under a fresh unique name; not started yet. */
@@ -714,7 +729,7 @@ public final class FakeAdsServer implements AutoCloseable {
       throw new AssertionError(e); // a literal address never needs a lookup
     }
     return NettyServerBuilder.forAddress(
-            new InetSocketAddress(loopback, bindPort), InsecureServerCredentials.create())
+            new InetSocketAddress(loopback, bindPort), serverCredentials)
         .addService(service)
         .build();
   }

@@ -77,7 +77,8 @@ public final class BootstrapParser {
       Fields entry = all.get().object(name).orElseThrow(() -> all.get().error(name, "must be an object"));
       String plugin = entry.string("plugin_name").orElseThrow(() -> entry.error("plugin_name", "is required"));
       if (!plugin.equals(CertificateProviderSpec.FILE_WATCHER)) {
-        throw entry.error("plugin_name", "must be " + CertificateProviderSpec.FILE_WATCHER + ", got \"" + plugin + "\"");
+        throw entry.error(
+            "plugin_name", "must be " + CertificateProviderSpec.FILE_WATCHER + ", got \"" + plugin + "\"");
       }
       Fields config = entry.object("config").orElseThrow(() -> entry.error("config", "is required"));
       Optional<String> cert = config.string("certificate_file");
@@ -90,8 +91,8 @@ public final class BootstrapParser {
       if (cert.isEmpty() && ca.isEmpty()) {
         throw config.error("certificate_file", "and private_key_file, or ca_certificate_file, is required");
       }
-      Duration refresh =
-          config.duration("refresh_interval").orElse(Duration.ofMinutes(CertificateProviderSpec.DEFAULT_REFRESH_MINUTES));
+      Duration refresh = config.duration("refresh_interval")
+          .orElse(Duration.ofMinutes(CertificateProviderSpec.DEFAULT_REFRESH_MINUTES));
       if (refresh.isZero()) {
         throw config.error("refresh_interval", "must be positive, got 0s");
       }
