@@ -1,8 +1,8 @@
 package io.jxds.client;
 
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.SynchronizationContext;
-import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.jxds.api.CertificateProvider;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
