@@ -1,5 +1,7 @@
 package io.jxds.benchmarks;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.BytesValue;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.grpc.CallOptions;
 import io.grpc.ChannelCredentials;
@@ -13,6 +15,7 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.jxds.balancer.XdsClusterCredentials;
@@ -20,10 +23,7 @@ import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.TestPki;
 import io.jxds.testing.XdsResources;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,27 +50,13 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class FirstRpcBenchmark {
   private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
-  private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-  };
-  static final MethodDescriptor<byte[], byte[]> ECHO = MethodDescriptor.<byte[], byte[]>newBuilder()
+  static final MethodDescriptor<BytesValue, BytesValue> ECHO = MethodDescriptor.<BytesValue, BytesValue>newBuilder()
       .setType(MethodDescriptor.MethodType.UNARY)
       .setFullMethodName("jxds.bench.Echo/Echo")
-      .setRequestMarshaller(BYTES)
-      .setResponseMarshaller(BYTES)
+      .setRequestMarshaller(ProtoUtils.marshaller(BytesValue.getDefaultInstance()))
+      .setResponseMarshaller(ProtoUtils.marshaller(BytesValue.getDefaultInstance()))
       .build();
+  private static final BytesValue PING = BytesValue.of(ByteString.copyFrom(new byte[] {1}));
 
   private Path dir;
   private FakeAdsServer ads;
@@ -122,21 +108,21 @@ public class FirstRpcBenchmark {
 
   /** Baseline: a new channel to a plaintext cluster, one RPC, shut down. */
   @Benchmark
-  public byte[] plaintextFirstRpc() {
+  public BytesValue plaintextFirstRpc() {
     return firstRpc("plain", InsecureChannelCredentials.create());
   }
 
   /** A new channel to a mutual-TLS cluster through XdsClusterCredentials, one RPC, shut down. */
   @Benchmark
-  public byte[] mutualTlsFirstRpc() {
+  public BytesValue mutualTlsFirstRpc() {
     return firstRpc("tls", XdsClusterCredentials.create());
   }
 
-  private static byte[] firstRpc(String cluster, ChannelCredentials credentials) {
+  private static BytesValue firstRpc(String cluster, ChannelCredentials credentials) {
     ManagedChannel channel = Grpc.newChannelBuilder(XdsClusterPolicy.target(cluster), credentials).build();
     try {
       return ClientCalls.blockingUnaryCall(
-          channel, ECHO, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[] {1});
+          channel, ECHO, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), PING);
     } finally {
       channel.shutdownNow();
     }

@@ -12,8 +12,8 @@ class FirstRpcBenchmarkTest {
     bench.setUp();
     try {
       for (int i = 0; i < 3; i++) {
-        assertThat(bench.plaintextFirstRpc()).containsExactly(1);
-        assertThat(bench.mutualTlsFirstRpc()).containsExactly(1);
+        assertThat(bench.plaintextFirstRpc().getValue().toByteArray()).containsExactly(1);
+        assertThat(bench.mutualTlsFirstRpc().getValue().toByteArray()).containsExactly(1);
       }
     } finally {
       bench.tearDown();

@@ -2,6 +2,7 @@ package io.jxds.balancer.internal.tls;
 
 import io.jxds.api.CertificateProvider;
 import io.jxds.api.model.SubjectAltNameMatcher;
+import io.jxds.client.internal.tls.ClientSideTrustManager;
 import io.jxds.client.internal.tls.RootTrust;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
@@ -28,7 +29,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * and becomes the RPCs' UNAVAILABLE status. Nothing is ever skipped: without settings for the
  * connection, the handshake fails.
  */
-final class ClusterTrustManager extends X509ExtendedTrustManager {
+final class ClusterTrustManager extends ClientSideTrustManager {
   private final ClusterTlsRegistry registry;
   /** The JVM's PKIX check for each provider's current roots, rebuilt when they rotate. */
   private final Map<CertificateProvider, Verifier> verifiers = new ConcurrentHashMap<>();
@@ -179,26 +180,4 @@ final class ClusterTrustManager extends X509ExtendedTrustManager {
   }
 
   private record Verifier(CertificateProvider.Material material, X509ExtendedTrustManager trust) {}
-
-  @Override
-  public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-      throws CertificateException {
-    throw new CertificateException("XdsClusterCredentials are client credentials");
-  }
-
-  @Override
-  public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-      throws CertificateException {
-    throw new CertificateException("XdsClusterCredentials are client credentials");
-  }
-
-  @Override
-  public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    throw new CertificateException("XdsClusterCredentials are client credentials");
-  }
-
-  @Override
-  public X509Certificate[] getAcceptedIssuers() {
-    return new X509Certificate[0];
-  }
 }

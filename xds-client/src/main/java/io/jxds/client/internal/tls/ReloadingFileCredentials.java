@@ -51,7 +51,7 @@ public final class ReloadingFileCredentials {
   }
 
   /** Verifies with the roots the files hold at each handshake, and the JVM's host name check. */
-  private static final class ReloadingTrustManager extends X509ExtendedTrustManager {
+  private static final class ReloadingTrustManager extends ClientSideTrustManager {
     private final FileCertificateSource source;
     private volatile Material trusted;
     private volatile X509ExtendedTrustManager delegate;
@@ -89,28 +89,6 @@ public final class ReloadingFileCredentials {
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
       current().checkServerTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
-        throws CertificateException {
-      throw new CertificateException("client side only");
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket)
-        throws CertificateException {
-      throw new CertificateException("client side only");
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-      throw new CertificateException("client side only");
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return trusted == null ? new X509Certificate[0] : trusted.rootCertificates().toArray(new X509Certificate[0]);
     }
   }
 }
