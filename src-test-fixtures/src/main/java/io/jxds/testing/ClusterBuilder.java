@@ -160,6 +160,10 @@ public final class ClusterBuilder {
    * Sets {@code transport_socket} to mutual TLS as gRFC A29 describes it: the client certificate and
    * the roots both from certificate-provider instance {@code instance}, and the server's certificate
    * required to carry one of {@code exactSans} (none: any name, once the chain verifies).
+   *
+   * @param instance the bootstrap's certificate-provider instance name
+   * @param exactSans the SANs the server's certificate may carry
+   * @return this builder
    */
   public ClusterBuilder mutualTls(String instance, String... exactSans) {
     CertificateValidationContext.Builder validation =

@@ -55,7 +55,12 @@ public final class TestPki {
     this.certificate = certificate;
   }
 
-  /** A new self-signed root CA with common name {@code name}, valid for a day. */
+  /**
+   * A new self-signed root CA, valid for a day.
+   *
+   * @param name its common name
+   * @return the CA
+   */
   public static TestPki create(String name) {
     KeyPair keys = newKeyPair();
     X500Name subject = new X500Name("CN=" + name);
@@ -69,12 +74,20 @@ public final class TestPki {
     }
   }
 
-  /** The CA's certificate. */
+  /**
+   * The CA's certificate.
+   *
+   * @return the self-signed certificate
+   */
   public X509Certificate certificate() {
     return certificate;
   }
 
-  /** The CA's common name. */
+  /**
+   * The CA's common name.
+   *
+   * @return the name given to {@link #create}
+   */
   public String name() {
     return name;
   }
@@ -82,6 +95,10 @@ public final class TestPki {
   /**
    * Issues a leaf certificate for client and server use. Each SAN that contains {@code ://} is a URI
    * (SPIFFE ids), one that is an IP literal an IP address, any other a DNS name.
+   *
+   * @param commonName the subject's common name
+   * @param subjectAltNames the SANs
+   * @return the identity, valid for a day
    */
   public Identity issue(String commonName, String... subjectAltNames) {
     KeyPair leafKeys = newKeyPair();
@@ -103,36 +120,72 @@ public final class TestPki {
     }
   }
 
-  /** Writes the CA certificate as PEM to {@code file} (atomically, as an agent would). */
+  /**
+   * Writes the CA certificate as PEM (atomically, as an agent would).
+   *
+   * @param file where
+   * @return {@code file}
+   */
   public Path writeCertificate(Path file) {
     return writeAtomically(file, pem("CERTIFICATE", encoded(certificate)));
   }
 
-  /** A leaf certificate, its key and the CA that issued it. */
+  /**
+   * A leaf certificate, its key and the CA that issued it.
+   *
+   * @param certificate the leaf
+   * @param privateKey its key
+   * @param issuer the CA's certificate
+   */
   public record Identity(X509Certificate certificate, PrivateKey privateKey, X509Certificate issuer) {
-    /** Writes {@code <base>.crt} (the chain: leaf) and {@code <base>.key} (PKCS#8), each atomically. */
+    /**
+     * Writes {@code <base>.crt} (the chain: leaf) and {@code <base>.key} (PKCS#8), each atomically.
+     *
+     * @param base the path both names start with
+     * @return this identity
+     */
     public Identity write(Path base) {
       writeCertificate(Path.of(base + ".crt"));
       writeKey(Path.of(base + ".key"));
       return this;
     }
 
-    /** Writes the certificate as PEM to {@code file}, atomically. */
+    /**
+     * Writes the certificate as PEM, atomically.
+     *
+     * @param file where
+     * @return {@code file}
+     */
     public Path writeCertificate(Path file) {
       return writeAtomically(file, pem("CERTIFICATE", encoded(certificate)));
     }
 
-    /** Writes the private key as PKCS#8 PEM to {@code file}, atomically. */
+    /**
+     * Writes the private key as PKCS#8 PEM, atomically.
+     *
+     * @param file where
+     * @return {@code file}
+     */
     public Path writeKey(Path file) {
       return writeAtomically(file, pem("PRIVATE KEY", privateKey.getEncoded()));
     }
 
-    /** The certificate file written by {@link #write}. */
+    /**
+     * The certificate file {@link #write} writes.
+     *
+     * @param base the base path
+     * @return {@code <base>.crt}
+     */
     public static Path certificateFile(Path base) {
       return Path.of(base + ".crt");
     }
 
-    /** The key file written by {@link #write}. */
+    /**
+     * The key file {@link #write} writes.
+     *
+     * @param base the base path
+     * @return {@code <base>.key}
+     */
     public static Path keyFile(Path base) {
       return Path.of(base + ".key");
     }

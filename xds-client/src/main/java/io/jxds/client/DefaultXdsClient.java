@@ -181,7 +181,12 @@ public final class DefaultXdsClient implements XdsClient {
     return status;
   }
 
-  /** The bootstrap's certificate providers (gRFC A29), by instance name; their files are re-read until close. */
+  /**
+   * The bootstrap's certificate providers (gRFC A29), by instance name; their files are re-read
+   * until the client closes.
+   *
+   * @return the providers, empty without any
+   */
   @Override
   public Map<String, CertificateProvider> certificateProviders() {
     return Map.copyOf(certificateProviders);

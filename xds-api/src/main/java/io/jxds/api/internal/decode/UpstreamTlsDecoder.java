@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Validates a Cluster's {@code transport_socket} into {@link UpstreamTlsSettings} by gRFC A29's
@@ -315,7 +316,7 @@ final class UpstreamTlsDecoder {
       throw Nack.of(
           KIND,
           name,
-          field + " must name one of the bootstrap's certificate_providers " + new java.util.TreeSet<>(known),
+          field + " must name one of the bootstrap's certificate_providers " + new TreeSet<>(known),
           Nack.quote(instance.get().instanceName()));
     }
   }
