@@ -4,6 +4,10 @@ import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 import static io.jxds.balancer.testing.Backends.FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
+import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.grpc.CallOptions;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -121,6 +125,36 @@ class XdsClusterTlsEndToEndTest {
         .contains("cluster payments")
         .contains("issued by CN=rogue-ca")
         .contains("is not trusted by the roots of certificate provider \"default\" [CN=mesh-ca]");
+  }
+
+  @Test
+  void systemRootCertsVerifyWithTheJvmTrustStoreWhichDoesNotKnowTheTestCa() throws Exception {
+    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    serve(XdsResources.cluster("payments").upstreamTls(UpstreamTlsContext.newBuilder()
+        .setCommonTlsContext(CommonTlsContext.newBuilder()
+            .setTlsCertificateProviderInstance(
+                CertificateProviderPluginInstance.newBuilder().setInstanceName("default"))
+            .setValidationContext(CertificateValidationContext.newBuilder()
+                .setSystemRootCerts(CertificateValidationContext.SystemRootCerts.getDefaultInstance())))
+        .build()).build(), a);
+
+    Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
+
+    assertThat(failure.getDescription()).contains("cluster payments: server certificate CN=backend-a issued by "
+        + "CN=mesh-ca is not trusted by the system trust store");
+  }
+
+  @Test
+  void credentialsUsedOutsideAnXdsClusterChannelFailTheHandshakeRatherThanSkipVerification() throws Exception {
+    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    ManagedChannel channel = Grpc.newChannelBuilder("dns:///127.0.0.1:" + a.port(), XdsClusterCredentials.create())
+        .build();
+    channels.add(channel);
+
+    Status failure = Backends.failure(channel);
+
+    assertThat(failure.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(a.connectionsOpened()).isZero();
   }
 
   @Test
