@@ -145,6 +145,30 @@ class XdsClusterTlsEndToEndTest {
   }
 
   @Test
+  void providerWithoutReadableFilesFailsRpcsNamingTheProviderAndTheFile() throws Exception {
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap()
+        .jxdsOption("client_retention", "0s")
+        .fileWatcherProvider("default", cert("client"), key("client"), caFile, "100ms")
+        .fileWatcherProvider("missing", dir.resolve("nope.crt"), dir.resolve("nope.key"), null, null)
+        .build());
+    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    serve(XdsResources.cluster("payments").upstreamTls(UpstreamTlsContext.newBuilder()
+        .setCommonTlsContext(CommonTlsContext.newBuilder()
+            .setTlsCertificateProviderInstance(
+                CertificateProviderPluginInstance.newBuilder().setInstanceName("missing"))
+            .setValidationContext(CertificateValidationContext.newBuilder()
+                .setCaCertificateProviderInstance(
+                    CertificateProviderPluginInstance.newBuilder().setInstanceName("default"))))
+        .build()).build(), a);
+
+    Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
+
+    assertThat(failure.getDescription()).contains("cluster payments: certificate provider \"missing\" has no "
+        + "certificate to present (certificate_providers \"missing\": cannot read " + dir.resolve("nope.crt"));
+    assertThat(a.connectionsOpened()).isZero();
+  }
+
+  @Test
   void credentialsUsedOutsideAnXdsClusterChannelFailTheHandshakeRatherThanSkipVerification() throws Exception {
     Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
     ManagedChannel channel = Grpc.newChannelBuilder("dns:///127.0.0.1:" + a.port(), XdsClusterCredentials.create())

@@ -80,6 +80,18 @@ final class ClusterTrustManager extends ClientSideTrustManager {
     }
     verifyChain(tls, chain, authType);
     verifySubjectAltNames(tls, chain[0]);
+    checkIdentityReady(tls);
+  }
+
+  // The server's chain is checked before the client picks its certificate: a provider with nothing
+  // to present fails here, naming why, rather than in an alert from the server.
+  private static void checkIdentityReady(ClusterTls tls) throws CertificateException {
+    if (tls.identity().isPresent() && tls.identity().get().material().privateKey().isEmpty()) {
+      CertificateProvider provider = tls.identity().get();
+      throw new CertificateException("cluster " + tls.cluster() + ": certificate provider \""
+          + tls.settings().identityCertificate().get().instanceName() + "\" has no certificate to present"
+          + provider.failure().map(f -> " (" + f + ")").orElse(""));
+    }
   }
 
   private void verifyChain(ClusterTls tls, X509Certificate[] chain, String authType) throws CertificateException {
