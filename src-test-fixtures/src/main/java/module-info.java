@@ -13,6 +13,9 @@ module io.jxds.testing {
   requires org.slf4j;
   // Only FakeAdsServerExtension needs JUnit; users of the rest need not have it.
   requires static org.junit.jupiter.api;
+  // Only TestPki needs BouncyCastle, an optional dependency of the fixtures.
+  requires static org.bouncycastle.pkix;
+  requires static org.bouncycastle.provider;
 
   exports io.jxds.testing;
 }

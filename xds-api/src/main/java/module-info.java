@@ -16,4 +16,5 @@ module io.jxds.api {
   exports io.jxds.api.testing;
   // Decoding seams of jxds's own modules (ARCHITECTURE.md, "Where the code lives"): not API.
   exports io.jxds.api.internal to io.jxds.client, io.jxds.balancer;
+  exports io.jxds.api.internal.decode to io.jxds.client;
 }

@@ -13,4 +13,5 @@ module io.jxds.client {
   exports io.jxds.client.bootstrap;
   // Seams jxds's balancer shares (ARCHITECTURE.md, "Where the code lives"): not API.
   exports io.jxds.client.internal to io.jxds.balancer;
+  exports io.jxds.client.internal.tls to io.jxds.balancer;
 }

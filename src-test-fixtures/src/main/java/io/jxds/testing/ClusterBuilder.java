@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProvid
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
+import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
 
 /**
  * Builds an envoy v3 {@code Cluster}. Starts as what a gRPC xDS client accepts: type EDS,
@@ -227,6 +228,32 @@ public final class ClusterBuilder {
                             .setCaCertificateProviderInstance(
                                 CertificateProviderPluginInstance.newBuilder()
                                     .setInstanceName(caProviderInstance))))
+            .build());
+  }
+
+  /**
+   * Sets {@code transport_socket} to mutual TLS as gRFC A29 describes it: the client certificate and
+   * the roots both from certificate-provider instance {@code instance}, and the server's certificate
+   * required to carry one of {@code exactSans} (none: any name, once the chain verifies).
+   *
+   * @param instance the bootstrap's certificate-provider instance name
+   * @param exactSans the SANs the server's certificate may carry
+   * @return this builder
+   */
+  public ClusterBuilder mutualTls(String instance, String... exactSans) {
+    CertificateValidationContext.Builder validation =
+        CertificateValidationContext.newBuilder()
+            .setCaCertificateProviderInstance(CertificateProviderPluginInstance.newBuilder().setInstanceName(instance));
+    for (String san : exactSans) {
+      validation.addMatchSubjectAltNames(StringMatcher.newBuilder().setExact(san));
+    }
+    return upstreamTls(
+        UpstreamTlsContext.newBuilder()
+            .setCommonTlsContext(
+                CommonTlsContext.newBuilder()
+                    .setTlsCertificateProviderInstance(
+                        CertificateProviderPluginInstance.newBuilder().setInstanceName(instance))
+                    .setValidationContext(validation))
             .build());
   }
 

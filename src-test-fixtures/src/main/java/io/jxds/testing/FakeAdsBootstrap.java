@@ -1,5 +1,6 @@
 package io.jxds.testing;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,8 @@ public final class FakeAdsBootstrap {
   private String[] locality; // region, zone, sub_zone; null for none
   private final List<String> serverFeatures = new ArrayList<>();
   private final Map<String, String> jxdsOptions = new LinkedHashMap<>();
+  private final Map<String, String> certificateProviders = new LinkedHashMap<>();
+  private String channelCredentials = "{\"type\": \"insecure\"}";
 
   FakeAdsBootstrap(String serverUri) {
     this.serverUri = serverUri;
@@ -108,6 +111,60 @@ public final class FakeAdsBootstrap {
   }
 
   /**
+   * Adds a {@code file_watcher} entry to {@code certificate_providers} (gRFC A29).
+   *
+   * @param instance the instance name clusters refer to
+   * @param certificateFile the identity's chain, or null for none
+   * @param privateKeyFile its key, or null
+   * @param caCertificateFile the roots, or null
+   * @param refreshInterval e.g. {@code "1s"}, or null for the default
+   * @return this builder
+   */
+  public FakeAdsBootstrap fileWatcherProvider(
+      String instance, Path certificateFile, Path privateKeyFile, Path caCertificateFile, String refreshInterval) {
+    String config = stringFields(
+        "certificate_file", certificateFile,
+        "private_key_file", privateKeyFile,
+        "ca_certificate_file", caCertificateFile,
+        "refresh_interval", refreshInterval);
+    certificateProviders.put(Objects.requireNonNull(instance, "instance"),
+        "{\"plugin_name\": \"file_watcher\", \"config\": " + config + "}");
+    return this;
+  }
+
+  /**
+   * Makes the control-plane channel TLS (gRFC A65): {@code channel_creds} {@code tls} with these
+   * files; a null file is left out (no client certificate; the JVM's trust store).
+   *
+   * @param caCertificateFile the roots that verify the server
+   * @param certificateFile the client's chain, for mutual TLS
+   * @param privateKeyFile its key
+   * @return this builder
+   */
+  public FakeAdsBootstrap tlsChannelCredentials(Path caCertificateFile, Path certificateFile, Path privateKeyFile) {
+    String config = stringFields(
+        "ca_certificate_file", caCertificateFile,
+        "certificate_file", certificateFile,
+        "private_key_file", privateKeyFile);
+    channelCredentials = "{\"type\": \"tls\", \"config\": " + config + "}";
+    return this;
+  }
+
+  /** A JSON object of the (name, value) pairs whose value is not null, each value as a string. */
+  private static String stringFields(Object... namesAndValues) {
+    StringBuilder json = new StringBuilder("{");
+    String separator = "";
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      if (namesAndValues[i + 1] != null) {
+        json.append(separator).append(quote((String) namesAndValues[i])).append(": ")
+            .append(quote(namesAndValues[i + 1].toString()));
+        separator = ", ";
+      }
+    }
+    return json.append('}').toString();
+  }
+
+  /**
    * The bootstrap JSON text.
    *
    * @return the JSON, as a bootstrap file or {@code GRPC_XDS_BOOTSTRAP_CONFIG} holds it
@@ -115,7 +172,7 @@ public final class FakeAdsBootstrap {
   public String build() {
     StringBuilder json = new StringBuilder();
     json.append("{\n  \"xds_servers\": [{\n    \"server_uri\": ").append(quote(serverUri))
-        .append(",\n    \"channel_creds\": [{\"type\": \"insecure\"}],\n    \"server_features\": [");
+        .append(",\n    \"channel_creds\": [").append(channelCredentials).append("],\n    \"server_features\": [");
     for (int i = 0; i < serverFeatures.size(); i++) {
       json.append(i == 0 ? "" : ", ").append(quote(serverFeatures.get(i)));
     }
@@ -127,6 +184,15 @@ public final class FakeAdsBootstrap {
           .append(", \"sub_zone\": ").append(quote(locality[2])).append('}');
     }
     json.append('}');
+    if (!certificateProviders.isEmpty()) {
+      json.append(",\n  \"certificate_providers\": {");
+      String separator = "";
+      for (Map.Entry<String, String> provider : certificateProviders.entrySet()) {
+        json.append(separator).append(quote(provider.getKey())).append(": ").append(provider.getValue());
+        separator = ", ";
+      }
+      json.append('}');
+    }
     if (!jxdsOptions.isEmpty()) {
       json.append(",\n  \"jxds\": {");
       String separator = "";

@@ -15,6 +15,7 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
@@ -116,6 +117,7 @@ public final class FakeAdsServer implements AutoCloseable {
 
   private final String inProcessName; // null for a loopback or unix-socket server
   private final Path socketPath; // null unless a unix-socket server
+  private volatile ServerCredentials serverCredentials = InsecureServerCredentials.create();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Object lifecycle = new Object();
@@ -145,6 +147,19 @@ public final class FakeAdsServer implements AutoCloseable {
         List.of(CLUSTER_TYPE_URL, ENDPOINTS_TYPE_URL, LISTENER_TYPE_URL, ROUTE_TYPE_URL)) {
       types.put(typeUrl, new ServedType(typeUrl));
     }
+  }
+
+  /**
+   * Serves over these credentials from the next {@link #start()} on, e.g. a
+   * {@code TlsServerCredentials} for a control plane reached over TLS or mutual TLS (gRFC A65); the
+   * loopback transport only. Default: plaintext.
+   *
+   * @param credentials the server's credentials
+   * @return this server
+   */
+  public FakeAdsServer serverCredentials(ServerCredentials credentials) {
+    this.serverCredentials = Objects.requireNonNull(credentials, "credentials");
+    return this;
   }
 
   /**
@@ -936,7 +951,7 @@ public final class FakeAdsServer implements AutoCloseable {
       throw new AssertionError(e); // a literal address never needs a lookup
     }
     return NettyServerBuilder.forAddress(
-            new InetSocketAddress(loopback, bindPort), InsecureServerCredentials.create())
+            new InetSocketAddress(loopback, bindPort), serverCredentials)
         .addService(service)
         .build();
   }

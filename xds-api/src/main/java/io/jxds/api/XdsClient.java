@@ -2,6 +2,7 @@ package io.jxds.api;
 
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
@@ -63,6 +64,16 @@ public interface XdsClient extends AutoCloseable {
    * @return the stream's state and every subscribed resource, as of this call
    */
   XdsClientStatus status();
+
+  /**
+   * The certificate providers of the bootstrap this client was created from (gRFC A29), by instance
+   * name: what a cluster's TLS context refers to. A client validates clusters against these names.
+   *
+   * @return the providers; empty for a client without any (the default)
+   */
+  default Map<String, CertificateProvider> certificateProviders() {
+    return Map.of();
+  }
 
   /**
    * Stops the client: its stream, its timers and every watch; no callback starts after this

@@ -1,20 +1,28 @@
 package io.jxds.client;
 
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.SynchronizationContext;
+import io.jxds.api.CertificateProvider;
 import io.jxds.api.ResourceType;
+import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
+import io.jxds.api.internal.decode.ClusterDecoder;
+import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
+import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
@@ -48,6 +56,9 @@ public final class DefaultXdsClient implements XdsClient {
   /** One descriptor per type URL, checked on the caller's thread. */
   private final ConcurrentMap<String, ResourceType<?>> types = new ConcurrentHashMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Map<String, FileWatcherProvider> certificateProviders;
+  /** {@link ResourceTypes#CLUSTER}, validating certificate-provider names against the bootstrap. */
+  private final ResourceType<ClusterUpdate> clusterType;
   // Set once by XdsClientPool before the client is handed out: its leases decide when it closes.
   private volatile boolean pooled;
   private volatile XdsClientStatus status;
@@ -56,6 +67,7 @@ public final class DefaultXdsClient implements XdsClient {
 
   DefaultXdsClient(
       AdsTransport transport,
+      Map<String, FileWatcherProvider> certificateProviders,
       Node node,
       Duration resourceTimeout,
       Duration cacheRetention,
@@ -68,6 +80,8 @@ public final class DefaultXdsClient implements XdsClient {
       RandomGenerator random) {
     this.nodeId = node.getId();
     this.transport = transport;
+    this.certificateProviders = Map.copyOf(certificateProviders);
+    this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;
     this.syncContext =
         new SynchronizationContext(
@@ -123,8 +137,13 @@ public final class DefaultXdsClient implements XdsClient {
    * @throws IllegalStateException if the client is closed
    */
   @Override
-  public <T> WatchHandle watch(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
-    Objects.requireNonNull(type, "type");
+  @SuppressWarnings("unchecked")
+  public <T> WatchHandle watch(ResourceType<T> requestedType, String name, ResourceWatcher<T> watcher,
+      Executor executor) {
+    Objects.requireNonNull(requestedType, "type");
+    // gRFC A29: a cluster naming a certificate provider the bootstrap lacks is NACKed; the shared
+    // CLUSTER descriptor cannot know this client's bootstrap, so the client uses its own.
+    ResourceType<T> type = requestedType == ResourceTypes.CLUSTER ? (ResourceType<T>) clusterType : requestedType;
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(watcher, "watcher");
     Objects.requireNonNull(executor, "executor");
@@ -160,6 +179,27 @@ public final class DefaultXdsClient implements XdsClient {
   @Override
   public XdsClientStatus status() {
     return status;
+  }
+
+  /**
+   * The bootstrap's certificate providers (gRFC A29), by instance name; their files are re-read
+   * until the client closes.
+   *
+   * @return the providers, empty without any
+   */
+  @Override
+  public Map<String, CertificateProvider> certificateProviders() {
+    return Map.copyOf(certificateProviders);
+  }
+
+  private static ResourceType<ClusterUpdate> clusterTypeChecking(Set<String> instances) {
+    return ResourceType.of(
+        ResourceTypes.CLUSTER_TYPE_URL,
+        ResourceTypes.CLUSTER.shortName(),
+        ResourceTypes.CLUSTER.absenceMeansDeletion(),
+        Cluster.class,
+        Cluster::getName,
+        c -> ClusterDecoder.decode(c, instances));
   }
 
   /**
@@ -210,6 +250,9 @@ public final class DefaultXdsClient implements XdsClient {
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
           closeStep("transport", transport::shutdown);
+          for (FileWatcherProvider p : certificateProviders.values()) {
+            closeStep("certificate provider", p::close);
+          }
           if (ownedScheduler != null) {
             closeStep("timer thread", ownedScheduler::shutdownNow);
           }

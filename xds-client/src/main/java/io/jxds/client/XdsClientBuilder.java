@@ -6,15 +6,19 @@ import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.client.internal.stream.GrpcAdsTransport;
+import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.ScheduledExecutorService;
@@ -60,6 +64,7 @@ public final class XdsClientBuilder {
   private Clock clock;
   private LongSupplier ticker;
   private RandomGenerator random;
+  private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
 
   private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
     this.target = target;
@@ -108,7 +113,8 @@ public final class XdsClientBuilder {
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
         .resourceTimeout(bootstrap.resourceTimeout())
-        .cacheRetention(bootstrap.clientRetention());
+        .cacheRetention(bootstrap.clientRetention())
+        .certificateProviders(bootstrap.certificateProviders());
   }
 
   /**
@@ -218,6 +224,21 @@ public final class XdsClientBuilder {
   }
 
   /**
+   * The certificate providers (gRFC A29) the client offers through
+   * {@link DefaultXdsClient#certificateProviders()}; a cluster whose TLS context names another
+   * instance is NACKed. Their files are read when the client is built and every
+   * {@code refresh_interval} after, on the client's timer thread, until it closes. Default: none
+   * (every TLS cluster is NACKed).
+   *
+   * @param providers by instance name
+   * @return this builder
+   */
+  public XdsClientBuilder certificateProviders(Map<String, CertificateProviderSpec> providers) {
+    this.certificateProviders = Map.copyOf(providers);
+    return this;
+  }
+
+  /**
    * Backoff jitter (default: a new {@link Random}).
    *
    * @param random the source of jitter; a seeded one makes backoff reproducible
@@ -260,8 +281,13 @@ public final class XdsClientBuilder {
         ads = new GrpcAdsTransport(managed, managed, target);
       }
     }
+    Map<String, FileWatcherProvider> providers = new LinkedHashMap<>();
+    for (Map.Entry<String, CertificateProviderSpec> e : certificateProviders.entrySet()) {
+      providers.put(e.getKey(), FileWatcherProvider.start(e.getKey(), e.getValue(), timers));
+    }
     return new DefaultXdsClient(
         ads,
+        providers,
         n,
         resourceTimeout,
         cacheRetention,

@@ -1,5 +1,6 @@
 package io.jxds.client;
 
+import io.jxds.api.CertificateProvider;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
@@ -219,6 +220,11 @@ public final class XdsClientPool {
     @Override
     public XdsClientStatus status() {
       return entry.client.status();
+    }
+
+    @Override
+    public Map<String, CertificateProvider> certificateProviders() {
+      return entry.client.certificateProviders();
     }
 
     /** Releases this reference (once; later calls do nothing). Watches made through it stay. */

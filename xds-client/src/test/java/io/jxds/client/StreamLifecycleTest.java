@@ -319,8 +319,8 @@ class StreamLifecycleTest {
       }
     });
     DefaultXdsClient c = new DefaultXdsClient(
-        failing, NODE, Duration.ofSeconds(15), Duration.ZERO, false, false, owned, owned, Clock.systemUTC(),
-            System::nanoTime,
+        failing, java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO, false, false, owned, owned,
+        Clock.systemUTC(), System::nanoTime,
         new Random(1));
     self.set(c);
 

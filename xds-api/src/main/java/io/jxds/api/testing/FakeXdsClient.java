@@ -1,6 +1,7 @@
 package io.jxds.api.testing;
 
 import io.grpc.Status;
+import io.jxds.api.CertificateProvider;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
@@ -29,6 +30,7 @@ public final class FakeXdsClient implements XdsClient {
   private final Map<Key, Object> resources = new HashMap<>();
   private final String nodeId;
   private volatile List<ResourceStatus> statuses = List.of();
+  private volatile Map<String, CertificateProvider> certificateProviders = Map.of();
   private boolean closed;
 
   /** A fake client whose status names node {@code fake-node}. */
@@ -271,6 +273,20 @@ public final class FakeXdsClient implements XdsClient {
    */
   public void statuses(ResourceStatus... resources) {
     statuses = List.of(resources);
+  }
+
+  @Override
+  public Map<String, CertificateProvider> certificateProviders() {
+    return certificateProviders;
+  }
+
+  /**
+   * Sets what {@link #certificateProviders()} returns from now on (by default nothing).
+   *
+   * @param providers the providers by instance name
+   */
+  public void certificateProviders(Map<String, CertificateProvider> providers) {
+    certificateProviders = Map.copyOf(providers);
   }
 
   /** Cancels every watch; later watches are refused. Idempotent. */

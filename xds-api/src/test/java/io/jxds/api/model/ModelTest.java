@@ -109,10 +109,46 @@ class ModelTest {
   }
 
   @Test
-  void upstreamTlsSettingsCopiesNames() {
-    List<String> names = new ArrayList<>(List.of("ca"));
-    UpstreamTlsSettings s = new UpstreamTlsSettings("sni", names);
-    names.add("x");
-    assertThat(s.validationContextNames()).containsExactly("ca");
+  void upstreamTlsSettingsCopiesMatchersAndNeedsExactlyOneRootSource() {
+    List<SubjectAltNameMatcher> matchers =
+        new ArrayList<>(List.of(new SubjectAltNameMatcher(SubjectAltNameMatcher.Kind.EXACT, "a", false)));
+    UpstreamTlsSettings s = UpstreamTlsSettings.mutual("default", matchers);
+    matchers.clear();
+    assertThat(s.subjectAltNameMatchers()).hasSize(1);
+    assertThatThrownBy(() -> new UpstreamTlsSettings("", Optional.empty(), Optional.empty(), false, List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new UpstreamTlsSettings(
+            "", Optional.empty(), Optional.of(new CertificateProviderInstance("ca", "")), true, List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void subjectAltNameMatcherKinds() {
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.example.com", false).matches("a.example.com", true)).isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.example.com", false).matches("A.example.com", true))
+        .isFalse();
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.example.com", true).matches("A.example.com", true)).isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.example.com", false).matches("*.example.com", true))
+        .isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.b.example.com", false).matches("*.example.com", true))
+        .isFalse();
+    assertThat(san(SubjectAltNameMatcher.Kind.EXACT, "a.example.com", false).matches("*.example.com", false))
+        .isFalse();
+    assertThat(san(SubjectAltNameMatcher.Kind.PREFIX, "spiffe://", false).matches("spiffe://td/ns/a", false))
+        .isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.SUFFIX, "/sa/pay", false).matches("spiffe://td/ns/a/sa/pay", false))
+        .isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.CONTAINS, "NS/A", true).matches("spiffe://td/ns/a/sa/p", false))
+        .isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.SAFE_REGEX, "spiffe://td/ns/[a-z]+/sa/p", false)
+        .matches("spiffe://td/ns/abc/sa/p", false)).isTrue();
+    assertThat(san(SubjectAltNameMatcher.Kind.SAFE_REGEX, "ns/[a-z]+", false).matches("spiffe://td/ns/abc", false))
+        .isFalse(); // the whole name must match
+    assertThatThrownBy(() -> san(SubjectAltNameMatcher.Kind.SAFE_REGEX, "(", false))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static SubjectAltNameMatcher san(SubjectAltNameMatcher.Kind kind, String pattern, boolean ignoreCase) {
+    return new SubjectAltNameMatcher(kind, pattern, ignoreCase);
   }
 }

@@ -15,17 +15,24 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.jxds.balancer.XdsClusterCredentials;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.testing.TestPki;
 import io.jxds.testing.XdsResources;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The main scenario against a control plane nobody here wrote: java-control-plane's SimpleCache
@@ -81,6 +88,60 @@ class XdsClusterJavaControlPlaneTest {
     restarted.setSnapshot(GROUP, snapshot("3", a, 0, b, 1));
     controlPlane = start(port, restarted);
     awaitCalls(channel, 20, 15_000, w -> w.getOrDefault("b", 0) == 20);
+  }
+
+  // gRFC A65 to java-control-plane, and A29 from it: TLS (then mutual TLS) to the control plane, a
+  // cluster whose UpstreamTlsContext names the bootstrap's provider, mutual TLS to the backend.
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void tlsToTheControlPlaneAndMutualTlsToBackendsFromItsCluster(boolean mutualToControlPlane, @TempDir Path dir)
+      throws Exception {
+    TestPki ca = TestPki.create("mesh-ca");
+    Path caFile = ca.writeCertificate(dir.resolve("ca.pem"));
+    Path server = dir.resolve("xds");
+    Path backend = dir.resolve("backend");
+    Path client = dir.resolve("client");
+    ca.issue("xds", "127.0.0.1").write(server);
+    ca.issue("backend", "payments.example.com").write(backend);
+    ca.issue("client").write(client);
+    Backend a = backends.start("a", TlsServerCredentials.newBuilder()
+        .keyManager(TestPki.Identity.certificateFile(backend).toFile(), TestPki.Identity.keyFile(backend).toFile())
+        .trustManager(caFile.toFile())
+        .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
+        .build());
+    Cluster cluster = XdsResources.cluster("payments").mutualTls("default", "payments.example.com").build();
+    ClusterLoadAssignment endpoints = XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build();
+    SimpleCache<String> cache = new SimpleCache<>(node -> NODE.equals(node.getId()) ? GROUP : "other");
+    cache.setSnapshot(GROUP,
+        Snapshot.create(List.of(cluster), List.of(endpoints), List.of(), List.of(), List.of(), "1"));
+    TlsServerCredentials.Builder serverTls = TlsServerCredentials.newBuilder()
+        .keyManager(TestPki.Identity.certificateFile(server).toFile(), TestPki.Identity.keyFile(server).toFile());
+    if (mutualToControlPlane) {
+      serverTls.trustManager(caFile.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    }
+    controlPlane = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0), serverTls.build())
+        .addService(new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl())
+        .build()
+        .start();
+    String clientFiles = mutualToControlPlane
+        ? ", \"certificate_file\": \"%s\", \"private_key_file\": \"%s\"".formatted(
+            TestPki.Identity.certificateFile(client), TestPki.Identity.keyFile(client))
+        : "";
+    System.setProperty(BOOTSTRAP_PROPERTY, """
+        {"xds_servers": [{"server_uri": "127.0.0.1:%d",
+           "channel_creds": [{"type": "tls", "config": {"ca_certificate_file": "%s"%s}}]}],
+         "node": {"id": "%s", "cluster": "jxds-test"},
+         "certificate_providers": {"default": {"plugin_name": "file_watcher", "config": {
+           "certificate_file": "%s", "private_key_file": "%s", "ca_certificate_file": "%s"}}},
+         "jxds": {"client_retention": "0s"}}
+        """.formatted(controlPlane.getPort(), caFile, clientFiles, NODE, TestPki.Identity.certificateFile(client),
+        TestPki.Identity.keyFile(client), caFile));
+    channel = Grpc.newChannelBuilder("xds-cluster:///payments", XdsClusterCredentials.create()).build();
+
+    awaitCalls(channel, 10, 15_000, w -> w.getOrDefault("a", 0) == 10);
+    assertThat(a.clientSubjects()).containsOnly("CN=client");
   }
 
   private static Snapshot snapshot(String version, Backend a, long weightA, Backend b, long weightB) {

@@ -6,9 +6,12 @@ import io.grpc.Attributes;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
 import io.grpc.Status;
@@ -23,6 +26,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /**
  * Real gRPC backends on 127.0.0.1 for end-to-end tests. Each answers the unary method
@@ -85,9 +91,18 @@ public final class Backends implements AutoCloseable {
     final AtomicInteger connectionsOpened = new AtomicInteger();
     final AtomicInteger connectionsClosed = new AtomicInteger();
     private final List<StreamObserver<byte[]>> held = new CopyOnWriteArrayList<>();
+    private final ServerCredentials credentials;
+    /** The client certificate's subject of each TLS connection, in the order they were made. */
+    private final List<String> clientSubjects = new CopyOnWriteArrayList<>();
 
-    Backend(String name) {
+    Backend(String name, ServerCredentials credentials) {
       this.name = name;
+      this.credentials = credentials;
+    }
+
+    /** The subject of the client certificate of each TLS connection, oldest first ("none" without one). */
+    public List<String> clientSubjects() {
+      return List.copyOf(clientSubjects);
     }
 
     public String name() {
@@ -131,11 +146,15 @@ public final class Backends implements AutoCloseable {
           }))
           .addMethod(HOLD, ServerCalls.asyncServerStreamingCall((request, observer) -> held.add(observer)))
           .build();
-      server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", atPort))
+      server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", atPort), credentials)
           .addService(service)
           .addTransportFilter(new ServerTransportFilter() {
             @Override
             public Attributes transportReady(Attributes transportAttrs) {
+              SSLSession ssl = transportAttrs.get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+              if (ssl != null) {
+                clientSubjects.add(clientSubject(ssl));
+              }
               connectionsOpened.incrementAndGet();
               return transportAttrs;
             }
@@ -160,9 +179,22 @@ public final class Backends implements AutoCloseable {
     }
   }
 
+  private static String clientSubject(SSLSession ssl) {
+    try {
+      return ((X509Certificate) ssl.getPeerCertificates()[0]).getSubjectX500Principal().getName();
+    } catch (SSLPeerUnverifiedException e) {
+      return "none";
+    }
+  }
+
   /** Starts a backend named {@code name} on a free loopback port. */
   public Backend start(String name) throws IOException {
-    Backend b = new Backend(name);
+    return start(name, InsecureServerCredentials.create());
+  }
+
+  /** Starts a backend named {@code name} on a free loopback port, serving with {@code credentials}. */
+  public Backend start(String name, ServerCredentials credentials) throws IOException {
+    Backend b = new Backend(name, credentials);
     b.start(0);
     backends.put(name, b);
     return b;

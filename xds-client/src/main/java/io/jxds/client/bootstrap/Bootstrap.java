@@ -3,6 +3,7 @@ package io.jxds.client.bootstrap;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,25 +20,33 @@ import java.util.Objects;
  * @param clientRetention {@code jxds.client_retention}: how long what nobody uses is kept (default
  *     5 min; zero means not at all): a pooled client nobody holds, with its stream and cache, and
  *     the cached value of a resource nobody watches (whose name leaves the subscription at once)
+ * @param certificateProviders {@code certificate_providers} (gRFC A29) by instance name: what a
+ *     cluster's TLS context may refer to
  */
 public record Bootstrap(
-    List<ServerInfo> servers, Node node, Duration resourceTimeout, Duration clientRetention) {
+    List<ServerInfo> servers,
+    Node node,
+    Duration resourceTimeout,
+    Duration clientRetention,
+    Map<String, CertificateProviderSpec> certificateProviders) {
   /** gRPC's INITIAL_RESOURCE_FETCH_TIMEOUT_SEC. */
   public static final Duration DEFAULT_RESOURCE_TIMEOUT = Duration.ofSeconds(15);
   /** Long enough to outlive a channel's idle/wake cycle under normal traffic. */
   public static final Duration DEFAULT_CLIENT_RETENTION = Duration.ofMinutes(5);
 
   /**
-   * Creates a bootstrap, checking its components; the server list is copied.
+   * Creates a bootstrap, checking its components; the server list and the provider map are copied.
    *
    * @param servers the servers, not empty
    * @param node the node
    * @param resourceTimeout positive
    * @param clientRetention zero or positive
+   * @param certificateProviders the certificate providers by instance name, possibly empty
    * @throws IllegalArgumentException if there is no server or a duration is out of range
    */
   public Bootstrap {
     servers = List.copyOf(servers);
+    certificateProviders = Map.copyOf(certificateProviders);
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(resourceTimeout, "resourceTimeout");
     Objects.requireNonNull(clientRetention, "clientRetention");
@@ -61,8 +70,27 @@ public record Bootstrap(
     return servers.get(0);
   }
 
-  /** What identifies a shared client: the servers and the node, not the timing knobs. */
-  public record Key(List<ServerInfo> servers, Node node) {}
+  /**
+   * A bootstrap without certificate providers.
+   *
+   * @param servers the servers
+   * @param node the node
+   * @param resourceTimeout the does-not-exist timer
+   * @param clientRetention the retention
+   */
+  public Bootstrap(List<ServerInfo> servers, Node node, Duration resourceTimeout, Duration clientRetention) {
+    this(servers, node, resourceTimeout, clientRetention, Map.of());
+  }
+
+  /**
+   * What identifies a shared client: the servers, the node and the certificate providers (a client
+   * validates clusters against them), not the timing knobs.
+   *
+   * @param servers the servers
+   * @param node the node
+   * @param certificateProviders the certificate providers
+   */
+  public record Key(List<ServerInfo> servers, Node node, Map<String, CertificateProviderSpec> certificateProviders) {}
 
   /**
    * This bootstrap's sharing key.
@@ -70,6 +98,6 @@ public record Bootstrap(
    * @return the key of the servers and the node
    */
   public Key key() {
-    return new Key(servers, node);
+    return new Key(servers, node, certificateProviders);
   }
 }

@@ -3,9 +3,10 @@ package io.jxds.client.bootstrap;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
-import java.io.File;
+import io.jxds.client.internal.tls.ReloadingFileCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.security.GeneralSecurityException;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -71,26 +72,23 @@ public record ChannelCredentialsSpec(
   }
 
   /**
-   * Builds the gRPC credentials.
+   * Builds the gRPC credentials. With files, they are read again at each handshake to the control
+   * plane (gRFC A65), so a rotated certificate needs no new channel.
    *
-   * @return new credentials, reading the files now
-   * @throws UncheckedIOException if a certificate or key file cannot be read
+   * @return the credentials
+   * @throws UncheckedIOException if a certificate or key file cannot be read or parsed now
    */
   public ChannelCredentials toChannelCredentials() {
     if (type.equals(INSECURE)) {
       return InsecureChannelCredentials.create();
     }
-    TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
-    try {
-      if (caCertificateFile.isPresent()) {
-        tls.trustManager(new File(caCertificateFile.get()));
-      }
-      if (certificateFile.isPresent()) {
-        tls.keyManager(new File(certificateFile.get()), new File(privateKeyFile.get()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("channel_creds tls: " + e.getMessage(), e);
+    if (caCertificateFile.isEmpty() && certificateFile.isEmpty()) {
+      return TlsChannelCredentials.create();
     }
-    return tls.build();
+    try {
+      return ReloadingFileCredentials.create(caCertificateFile, certificateFile, privateKeyFile);
+    } catch (GeneralSecurityException e) {
+      throw new UncheckedIOException(new IOException(e.getMessage(), e));
+    }
   }
 }

@@ -1,18 +1,15 @@
 package io.jxds.api.internal.decode;
 
-import com.google.protobuf.Any;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
-import io.envoyproxy.envoy.config.core.v3.TransportSocket;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.UpstreamTlsSettings;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Validates an envoy v3 {@code Cluster} into a {@link ClusterUpdate}.
@@ -26,7 +23,7 @@ import java.util.Optional;
  *   <li>{@code load_balancing_policy} (gRFC A52), when set, overrides {@code lb_policy}: see
  *       {@link LbPolicyRules};
  *   <li>{@code transport_socket_matches} empty; {@code transport_socket} absent or TLS with an
- *       {@code UpstreamTlsContext} (see {@link UpstreamTlsRules});
+ *       {@code UpstreamTlsContext} (see {@link UpstreamTlsDecoder});
  *   <li>{@code lrs_server}, when set, is {@code self} and turns load reporting on;
  *   <li>circuit breakers (gRFC A32): the first threshold of priority DEFAULT gives
  *       {@code max_requests}, read as unsigned; otherwise 1024.
@@ -43,16 +40,33 @@ public final class ClusterDecoder {
    * @throws XdsResourceException whatever is wrong with the input; never an unchecked exception
    */
   public static ClusterUpdate decode(Cluster cluster) throws XdsResourceException {
+    return decode(cluster, Optional.empty());
+  }
+
+  /**
+   * Validates {@code cluster} knowing the bootstrap: a certificate-provider instance its TLS context
+   * names must be one of {@code certificateProviderInstances} (gRFC A29).
+   *
+   * @throws XdsResourceException whatever is wrong with the input; never an unchecked exception
+   */
+  public static ClusterUpdate decode(Cluster cluster, Set<String> certificateProviderInstances)
+      throws XdsResourceException {
+    return decode(cluster, Optional.of(Set.copyOf(certificateProviderInstances)));
+  }
+
+  private static ClusterUpdate decode(Cluster cluster, Optional<Set<String>> knownInstances)
+      throws XdsResourceException {
     String name = "";
     try {
       name = cluster.getName();
-      return decodeChecked(cluster, name);
+      return decodeChecked(cluster, name, knownInstances);
     } catch (RuntimeException e) {
       throw Nack.unexpected(KIND, name, e);
     }
   }
 
-  private static ClusterUpdate decodeChecked(Cluster cluster, String name) throws XdsResourceException {
+  private static ClusterUpdate decodeChecked(Cluster cluster, String name, Optional<Set<String>> knownInstances)
+      throws XdsResourceException {
     if (name.isEmpty()) {
       throw Nack.of(KIND, name, "name must not be empty", "\"\"");
     }
@@ -68,7 +82,7 @@ public final class ClusterDecoder {
           "transport_socket_matches must be empty",
           cluster.getTransportSocketMatchesCount() + " entries");
     }
-    Optional<UpstreamTlsSettings> tls = UpstreamTlsRules.upstreamTls(cluster, name);
+    Optional<UpstreamTlsSettings> tls = UpstreamTlsDecoder.decode(cluster, name, knownInstances);
     return new ClusterUpdate(name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls);
   }
 
@@ -146,45 +160,5 @@ public final class ClusterDecoder {
 
   static String enumName(Enum<?> value, int number) {
     return value.name().equals("UNRECOGNIZED") ? String.valueOf(number) : value.name();
-  }
-
-  /** {@code transport_socket} rules, kept apart because TLS will grow (SDS, SAN matching). */
-  static final class UpstreamTlsRules {
-    static final String TLS_SOCKET = "envoy.transport_sockets.tls";
-    static final String UPSTREAM_TLS_TYPE_URL =
-        "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
-
-    private UpstreamTlsRules() {}
-
-    static Optional<UpstreamTlsSettings> upstreamTls(Cluster cluster, String name)
-        throws XdsResourceException {
-      if (!cluster.hasTransportSocket()) {
-        return Optional.empty();
-      }
-      TransportSocket socket = cluster.getTransportSocket();
-      if (!TLS_SOCKET.equals(socket.getName())) {
-        throw Nack.of(KIND, name, "transport_socket.name must be " + TLS_SOCKET, Nack.quote(socket.getName()));
-      }
-      if (!socket.hasTypedConfig()) {
-        throw Nack.of(KIND, name, "transport_socket.typed_config must be an UpstreamTlsContext", "unset");
-      }
-      Any config = socket.getTypedConfig();
-      if (!UPSTREAM_TLS_TYPE_URL.equals(config.getTypeUrl())) {
-        throw Nack.of(
-            KIND, name, "transport_socket.typed_config must be an UpstreamTlsContext", Nack.quote(config.getTypeUrl()));
-      }
-      UpstreamTlsContext context;
-      try {
-        context = UpstreamTlsContext.parseFrom(config.getValue());
-      } catch (InvalidProtocolBufferException e) {
-        throw new XdsResourceException(
-            name,
-            "cluster " + Nack.quote(name)
-                + ": transport_socket.typed_config must be an UpstreamTlsContext, got bytes that do not parse: "
-                + e.getMessage(),
-            e);
-      }
-      return Optional.of(new UpstreamTlsSettings(context.getSni(), ValidationContextNames.of(context)));
-    }
   }
 }

@@ -16,10 +16,8 @@ import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
 import io.envoyproxy.envoy.config.core.v3.TransportSocket;
 import io.envoyproxy.envoy.extensions.load_balancing_policies.least_request.v3.LeastRequest;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.SdsSecretConfig;
-import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.jxds.api.XdsResourceException;
+import io.jxds.api.model.CertificateProviderInstance;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.UpstreamTlsSettings;
@@ -184,15 +182,9 @@ class ClusterDecoderTest {
   @Test
   void upstreamTlsIsKeptAsData() throws Exception {
     assertThat(ClusterDecoder.decode(cluster("a").upstreamTls("a.example.com", "roots").build()).upstreamTls())
-        .contains(new UpstreamTlsSettings("a.example.com", List.of("roots")));
-    UpstreamTlsContext sds =
-        UpstreamTlsContext.newBuilder()
-            .setCommonTlsContext(
-                CommonTlsContext.newBuilder()
-                    .setValidationContextSdsSecretConfig(SdsSecretConfig.newBuilder().setName("ca-secret")))
-            .build();
-    assertThat(ClusterDecoder.decode(cluster("a").upstreamTls(sds).build()).upstreamTls())
-        .contains(new UpstreamTlsSettings("", List.of("ca-secret")));
+        .contains(new UpstreamTlsSettings(
+            "a.example.com", Optional.empty(), Optional.of(new CertificateProviderInstance("roots", "")), false,
+            List.of()));
   }
 
   @Test
@@ -226,7 +218,7 @@ class ClusterDecoderTest {
                     .setName("envoy.transport_sockets.tls")
                     .setTypedConfig(
                         Any.newBuilder()
-                            .setTypeUrl(ClusterDecoder.UpstreamTlsRules.UPSTREAM_TLS_TYPE_URL)
+                            .setTypeUrl(UpstreamTlsDecoder.UPSTREAM_TLS_TYPE_URL)
                             .setValue(ByteString.copyFrom(new byte[] {(byte) 0xFF, (byte) 0xFF})))
                     .build())
             .build();

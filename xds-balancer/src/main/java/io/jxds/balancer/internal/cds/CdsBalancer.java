@@ -13,7 +13,9 @@ import io.jxds.balancer.internal.eds.EdsBalancer;
 import io.jxds.balancer.internal.eds.EdsConfig;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.tls.ClusterTlsBinding;
 import java.util.List;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +29,10 @@ import org.slf4j.LoggerFactory;
  *   <li>The cluster does not exist (timer or deletion): TRANSIENT_FAILURE naming it, child closed;
  *       it comes back if the cluster reappears.
  *   <li>An error before any data: TRANSIENT_FAILURE with the error. With data: keep serving.
- *   <li>Upstream TLS asked for: TRANSIENT_FAILURE, never plaintext to a backend that expects TLS.
+ *   <li>Upstream TLS (gRFC A29): the cluster's {@code transport_socket} is applied to new connections
+ *       through the channel's {@code XdsClusterCredentials}; on other credentials a TLS cluster, and on
+ *       those credentials a plaintext cluster, is TRANSIENT_FAILURE saying why (see
+ *       {@link ClusterTlsBinding}): never plaintext to a backend that expects TLS.
  * </ul>
  *
  * <p>Everything runs on the channel's {@code SynchronizationContext}: the watcher is registered
@@ -46,6 +51,9 @@ public final class CdsBalancer extends LoadBalancer {
   private ClusterUpdate current;
   private LoadBalancer eds;
   private boolean shutdown;
+  private final ClusterTlsBinding tls;
+  /** The last reason TLS could not be applied, so that it is logged once. */
+  private String lastTlsProblem;
 
   /**
    * @param pickRandom draws drops on RPC threads: must be thread-safe
@@ -58,6 +66,7 @@ public final class CdsBalancer extends LoadBalancer {
     this.cluster = cluster;
     this.pickRandom = pickRandom;
     this.treeRandom = treeRandom;
+    this.tls = new ClusterTlsBinding(helper, xdsClient, cluster);
   }
 
   @Override
@@ -94,19 +103,25 @@ public final class CdsBalancer extends LoadBalancer {
       watch = null;
     }
     closeChild();
+    tls.close();
   }
 
   private void onCluster(ClusterUpdate update) {
     if (shutdown) {
       return;
     }
-    if (update.upstreamTls().isPresent()) {
+    Optional<String> tlsProblem = tls.apply(update.upstreamTls());
+    if (tlsProblem.isPresent()) {
       current = null;
       closeChild();
-      logger.warn("cluster {}: asks for upstream TLS, which jxds does not support yet; failing RPCs", cluster);
-      fail(Status.UNAVAILABLE.withDescription("cluster " + cluster + ": upstream TLS is not supported yet"));
+      if (!tlsProblem.get().equals(lastTlsProblem)) {
+        logger.warn("{}; failing RPCs", tlsProblem.get());
+        lastTlsProblem = tlsProblem.get();
+      }
+      fail(Status.UNAVAILABLE.withDescription(tlsProblem.get()));
       return;
     }
+    lastTlsProblem = null;
     current = update;
     if (eds == null) {
       eds = new EdsBalancer(helper, xdsClient, pickRandom, treeRandom);

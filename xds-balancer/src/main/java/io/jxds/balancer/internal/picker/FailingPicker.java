@@ -40,13 +40,39 @@ public final class FailingPicker extends SubchannelPicker {
   }
 
   /**
-   * {@code "CODE: description"} of a status, for nesting one layer's error in another's text.
+   * {@code "CODE: description"} of a status, for nesting one layer's error in another's text. A
+   * failed TLS handshake's status says only "io exception"; the reason (for an upstream TLS
+   * cluster, which SAN or root did not match, gRFC A29) is in its cause, so it is added.
    */
   public static String describe(Status status) {
     String description = status.getDescription();
     if (description == null && status.getCause() != null) {
       description = status.getCause().toString();
     }
+    String tls = tlsReason(status.getCause());
+    if (tls != null && (description == null || !description.contains(tls))) {
+      description = (description == null ? "" : description + "; ") + "TLS handshake failed: " + tls;
+    }
     return status.getCode() + (description == null ? "" : ": " + description);
+  }
+
+  /**
+   * The message of the outermost certificate exception among the causes (the verifier's own, which
+   * may wrap the JVM's), else of the deepest SSL exception; null when there is neither.
+   */
+  private static String tlsReason(Throwable cause) {
+    String ssl = null;
+    for (int depth = 0; cause != null && depth < 10; depth++, cause = cause.getCause()) {
+      if (cause.getMessage() == null) {
+        continue;
+      }
+      if (cause instanceof java.security.cert.CertificateException) {
+        return cause.getMessage();
+      }
+      if (cause instanceof javax.net.ssl.SSLException) {
+        ssl = cause.getMessage();
+      }
+    }
+    return ssl;
   }
 }

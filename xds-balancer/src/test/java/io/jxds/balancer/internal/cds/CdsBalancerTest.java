@@ -121,15 +121,17 @@ class CdsBalancerTest {
   }
 
   @Test
-  void upstreamTlsFailsInsteadOfSendingPlaintext() {
+  void upstreamTlsWithoutXdsClusterCredentialsFailsInsteadOfSendingPlaintext() {
     accept();
 
     cluster(new ClusterUpdate("payments", "payments-eds", false, 1024, LbPolicy.ROUND_ROBIN,
-        Optional.of(new UpstreamTlsSettings("payments.example.com", List.of()))));
+        Optional.of(UpstreamTlsSettings.mutual("default", List.of()))));
 
     assertThat(helper.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    assertThat(helper.pick().getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(helper.pick().getStatus().getDescription())
-        .isEqualTo("cluster payments: upstream TLS is not supported yet");
+        .startsWith("cluster payments asks for TLS (transport_socket UpstreamTlsContext), which only channels "
+            + "built with io.jxds.balancer.XdsClusterCredentials.create() can honour");
     assertThat(xds.activeWatchCount(ResourceTypes.ENDPOINTS)).isZero();
   }
 

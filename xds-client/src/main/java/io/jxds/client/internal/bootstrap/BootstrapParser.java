@@ -8,12 +8,15 @@ import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ChannelCredentialsSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,7 +61,44 @@ public final class BootstrapParser {
       }
       clientRetention = jxds.get().duration("client_retention").orElse(clientRetention);
     }
-    return new Bootstrap(servers, node, resourceTimeout, clientRetention);
+    Map<String, CertificateProviderSpec> providers = parseCertificateProviders(top);
+    return new Bootstrap(servers, node, resourceTimeout, clientRetention, providers);
+  }
+
+  // gRFC A29: {"NAME": {"plugin_name": "file_watcher", "config": {...}}}; file_watcher is the only plugin.
+  private static Map<String, CertificateProviderSpec> parseCertificateProviders(Fields top)
+      throws BootstrapException {
+    Optional<Fields> all = top.object("certificate_providers");
+    Map<String, CertificateProviderSpec> providers = new LinkedHashMap<>();
+    if (all.isEmpty()) {
+      return providers;
+    }
+    for (String name : all.get().struct.getFieldsMap().keySet()) {
+      Fields entry = all.get().object(name).orElseThrow(() -> all.get().error(name, "must be an object"));
+      String plugin = entry.string("plugin_name").orElseThrow(() -> entry.error("plugin_name", "is required"));
+      if (!plugin.equals(CertificateProviderSpec.FILE_WATCHER)) {
+        throw entry.error(
+            "plugin_name", "must be " + CertificateProviderSpec.FILE_WATCHER + ", got \"" + plugin + "\"");
+      }
+      Fields config = entry.object("config").orElseThrow(() -> entry.error("config", "is required"));
+      Optional<String> cert = config.string("certificate_file");
+      Optional<String> key = config.string("private_key_file");
+      Optional<String> ca = config.string("ca_certificate_file");
+      if (cert.isPresent() != key.isPresent()) {
+        throw config.error(cert.isPresent() ? "private_key_file" : "certificate_file",
+            "is required when the other of certificate_file/private_key_file is set");
+      }
+      if (cert.isEmpty() && ca.isEmpty()) {
+        throw config.error("certificate_file", "and private_key_file, or ca_certificate_file, is required");
+      }
+      Duration refresh = config.duration("refresh_interval")
+          .orElse(Duration.ofMinutes(CertificateProviderSpec.DEFAULT_REFRESH_MINUTES));
+      if (refresh.isZero()) {
+        throw config.error("refresh_interval", "must be positive, got 0s");
+      }
+      providers.put(name, new CertificateProviderSpec(cert, key, ca, refresh));
+    }
+    return providers;
   }
 
   private static List<ServerInfo> parseServers(Fields top) throws BootstrapException {

@@ -8,6 +8,7 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ChannelCredentialsSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import java.nio.file.Files;
@@ -52,7 +53,8 @@ class BootstrapParserTest {
                 "locality": {"region": "eu", "zone": "eu-1a", "sub_zone": "rack7"},
                 "metadata": {"team": "core", "canary": true, "n": 3}
               },
-              "certificate_providers": {"ignored": {}},
+              "certificate_providers": {"default": {"plugin_name": "file_watcher",
+                  "config": {"ca_certificate_file": "/ca.pem"}}},
               "jxds": {"resource_timeout": "2s", "client_retention": "0s"}
             }
             """.replace("CA_FILE", caFile.toString()));
@@ -76,6 +78,7 @@ class BootstrapParserTest {
     assertThat(node.getUserAgentName()).isEqualTo("jxds");
     assertThat(b.resourceTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(b.clientRetention()).isEqualTo(Duration.ZERO);
+    assertThat(b.certificateProviders()).containsOnlyKeys("default");
   }
 
   @Test
@@ -180,7 +183,7 @@ class BootstrapParserTest {
   }
 
   @Test
-  void keyIsServersAndNodeOnly() throws Exception {
+  void keyIsServersAndNodeNotTimers() throws Exception {
     String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
     Bootstrap a =
         parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"x\"},\"jxds\":{\"resource_timeout\":\"2s\"}}");
@@ -188,5 +191,58 @@ class BootstrapParserTest {
     Bootstrap c = parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":\"y\"}}");
     assertThat(a.key()).isEqualTo(b.key());
     assertThat(a.key()).isNotEqualTo(c.key());
+  }
+
+  private static final String SERVER = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+
+  private static Bootstrap withProviders(String providers) throws BootstrapException {
+    return parse("{\"xds_servers\":[" + SERVER + "],\"certificate_providers\":" + providers + "}");
+  }
+
+  @Test
+  void fileWatcherProvidersAreRead() throws Exception {
+    Bootstrap b = withProviders("""
+        {"default": {"plugin_name": "file_watcher", "config": {"certificate_file": "/c.pem",
+          "private_key_file": "/k.pem", "ca_certificate_file": "/ca.pem", "refresh_interval": "30s"}},
+         "roots": {"plugin_name": "file_watcher", "config": {"ca_certificate_file": "/roots.pem"}}}""");
+    assertThat(b.certificateProviders()).containsOnlyKeys("default", "roots");
+    assertThat(b.certificateProviders().get("default")).isEqualTo(new CertificateProviderSpec(
+        Optional.of("/c.pem"), Optional.of("/k.pem"), Optional.of("/ca.pem"), Duration.ofSeconds(30)));
+    assertThat(b.certificateProviders().get("roots")).isEqualTo(new CertificateProviderSpec(
+        Optional.empty(), Optional.empty(), Optional.of("/roots.pem"), Duration.ofMinutes(10)));
+    assertThat(parse("{\"xds_servers\":[" + SERVER + "]}").certificateProviders()).isEmpty();
+  }
+
+  @Test
+  void badCertificateProvidersAreErrorsNamingTheField() {
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"meshca\", \"config\": {}}}"))
+        .hasMessage("test: certificate_providers.p.plugin_name must be file_watcher, got \"meshca\"");
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"config\": {}}}"))
+        .hasMessage("test: certificate_providers.p.plugin_name is required");
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"file_watcher\"}}"))
+        .hasMessage("test: certificate_providers.p.config is required");
+    assertThatThrownBy(() -> withProviders("{\"p\": 3}"))
+        .hasMessage("test: certificate_providers.p must be an object");
+    assertThatThrownBy(() -> withProviders(
+            "{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": {\"certificate_file\": \"/c\"}}}"))
+        .hasMessage("test: certificate_providers.p.config.private_key_file is required when the other of "
+            + "certificate_file/private_key_file is set");
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": {}}}"))
+        .hasMessage("test: certificate_providers.p.config.certificate_file and private_key_file, or "
+            + "ca_certificate_file, is required");
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": "
+            + "{\"ca_certificate_file\": \"/ca\", \"refresh_interval\": \"soon\"}}}"))
+        .hasMessageStartingWith("test: certificate_providers.p.config.refresh_interval is invalid");
+    assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": "
+            + "{\"ca_certificate_file\": \"/ca\", \"refresh_interval\": \"0s\"}}}"))
+        .hasMessage("test: certificate_providers.p.config.refresh_interval must be positive, got 0s");
+  }
+
+  @Test
+  void certificateProvidersArePartOfTheKey() throws Exception {
+    String provider = "{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": {\"ca_certificate_file\": \"%s\"}}}";
+    Bootstrap a = withProviders(provider.formatted("/a"));
+    Bootstrap b = withProviders(provider.formatted("/b"));
+    assertThat(a.key()).isNotEqualTo(b.key());
   }
 }
