@@ -10,8 +10,10 @@ import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
+import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.PublishedState;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leaf of the jxds tree: the endpoints of one locality, one subchannel each, picked by smooth
- * weighted round robin.
+ * weighted round robin ({@link WeightedEndpointPicker}) or least request ({@link
+ * LeastRequestPicker}, whose outstanding-RPC counts belong to the endpoints and outlive pickers).
  *
  * <ul>
  *   <li>Only HEALTHY and UNKNOWN endpoints get a subchannel (gRFC A27). Updates are diffed by
@@ -51,10 +54,13 @@ public final class EndpointBalancer extends LoadBalancer {
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
+  private final RandomGenerator pickRandom;
 
   private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
+  private LbPolicy policy = LbPolicy.ROUND_ROBIN;
   private Status lastError;
   private WeightedEndpointPicker readyPicker;
+  private LeastRequestPicker leastRequestPicker;
   private FailingPicker failingPicker;
   private boolean updateScheduled;
   private boolean shutdown;
@@ -63,12 +69,19 @@ public final class EndpointBalancer extends LoadBalancer {
    * @param helper the parent's helper; subchannels are created through it
    * @param name for logs and error texts, e.g. {@code cluster[child1] {region="r", ...}}
    * @param random draws each picker's start position; used on the SynchronizationContext only
+   * @param pickRandom draws least request's choices on RPC threads: must be thread-safe
    */
-  public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
+    this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+  }
+
+  /** A balancer whose least-request picks draw from the RPC thread's own generator. */
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
+    this(helper, name, random, ThreadLocalRandomGenerator.INSTANCE);
   }
 
   /**
@@ -91,6 +104,7 @@ public final class EndpointBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
+    policy = group.policy();
     Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
     List<EndpointState> created = new ArrayList<>();
     for (Endpoint endpoint : group.endpoints()) {
@@ -204,10 +218,12 @@ public final class EndpointBalancer extends LoadBalancer {
       return;
     }
     List<Subchannel> ready = new ArrayList<>();
+    List<ActiveRequests> readyActive = new ArrayList<>();
     boolean connecting = false;
     for (EndpointState endpoint : endpoints.values()) {
       if (endpoint.state == READY) {
         ready.add(endpoint.subchannel);
+        readyActive.add(endpoint.active);
       } else if (endpoint.state == CONNECTING) {
         connecting = true;
       }
@@ -220,10 +236,17 @@ public final class EndpointBalancer extends LoadBalancer {
           weights[i++] = endpoint.weight;
         }
       }
-      if (readyPicker == null || !readyPicker.serves(ready, weights)) {
-        readyPicker = new WeightedEndpointPicker(ready, weights, random);
+      if (policy instanceof LbPolicy.LeastRequest leastRequest) {
+        if (leastRequestPicker == null || !leastRequestPicker.serves(ready, weights, leastRequest)) {
+          leastRequestPicker = new LeastRequestPicker(ready, weights, readyActive, leastRequest, pickRandom);
+        }
+        publish(READY, leastRequestPicker);
+      } else {
+        if (readyPicker == null || !readyPicker.serves(ready, weights)) {
+          readyPicker = new WeightedEndpointPicker(ready, weights, random);
+        }
+        publish(READY, readyPicker);
       }
-      publish(READY, readyPicker);
     } else if (connecting) {
       publish(CONNECTING, QueuingPicker.INSTANCE);
     } else {
@@ -260,9 +283,10 @@ public final class EndpointBalancer extends LoadBalancer {
     return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
   }
 
-  /** One usable endpoint: its subchannel, weight and effective (sticky) state. */
+  /** One usable endpoint: its subchannel, weight, effective (sticky) state and outstanding RPCs. */
   private static final class EndpointState {
     final InetSocketAddress address;
+    final ActiveRequests active = new ActiveRequests();
     long weight;
     Subchannel subchannel;
     ConnectivityState state = CONNECTING; // asked to connect when created

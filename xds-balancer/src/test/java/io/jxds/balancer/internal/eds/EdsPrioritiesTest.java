@@ -21,7 +21,7 @@ class EdsPrioritiesTest {
         new Locality(Endpoints.zone("d"), 2, 4, List.of(endpoint(4)))),
         List.of(), EndpointsUpdate.DEFAULT_OVERPROVISIONING_FACTOR);
 
-    List<LocalityGroup> priorities = EdsPriorities.of(update);
+    List<LocalityGroup> priorities = EdsPriorities.of(update, io.jxds.balancer.internal.tree.EndpointPolicy.ROUND_ROBIN);
 
     assertThat(priorities).hasSize(2);
     assertThat(priorities.get(0).localities()).extracting(l -> l.id().zone()).containsExactly("b");
