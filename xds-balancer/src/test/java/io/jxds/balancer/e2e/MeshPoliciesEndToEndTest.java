@@ -18,6 +18,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
+import io.jxds.api.ResourceTypes;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
@@ -178,6 +179,24 @@ class MeshPoliciesEndToEndTest {
       caller.join(10_000);
     }
     assertThat(failures).as("RPCs failed during the policy switches").isEmpty();
+  }
+
+  @Test
+  void policyWithSettingsOutOfRangeIsNackedNamingTheFieldAndTheLastGoodClusterServes() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(endpoints(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+
+    var bad = XdsResources.cluster("payments").lbPolicy(Cluster.LbPolicy.LEAST_REQUEST);
+    bad.proto().setLeastRequestLbConfig(Cluster.LeastRequestLbConfig.newBuilder()
+        .setChoiceCount(com.google.protobuf.UInt32Value.of(11)));
+    ads.setClusters(bad.build());
+
+    assertThat(ads.awaitNack(ResourceTypes.CLUSTER_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+        .contains("cluster \"payments\": least_request_lb_config.choice_count must be in [2, 10], got 11");
+    assertThat(calls(channel, 20)).containsOnlyKeys("a");
   }
 
   /** Waits until 20 calls in a row with {@code hash} reach one backend (ring hash took over). */

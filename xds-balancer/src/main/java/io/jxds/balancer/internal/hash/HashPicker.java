@@ -33,7 +33,9 @@ import java.util.random.RandomGenerator;
  *       only when none is READY does the rule above apply.
  * </ul>
  *
- * <p>A pick allocates nothing; immutable apart from the once-per-endpoint connect flags.
+ * <p>Immutable. A pick allocates nothing, except a header's bytes to hash them and, for a pick
+ * that asks an endpoint to connect, the task handed to the SynchronizationContext (the balancer
+ * ignores requests for an endpoint that is no longer IDLE).
  */
 final class HashPicker extends SubchannelPicker {
   /** Asks one endpoint to connect, from an RPC thread (it hops onto the SynchronizationContext). */

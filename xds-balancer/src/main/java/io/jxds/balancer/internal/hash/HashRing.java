@@ -19,16 +19,39 @@ import java.util.List;
  * by the endpoint index ({@code b} just enough for the endpoint count), its sign bit flipped so
  * that a signed sort is the unsigned order. Two hashes that differ only in those low bits (less
  * than 2^-40 of the hash space for 16 M endpoints) are ordered by index: a request's position on
- * the ring is resolved to 2^b, which moves no share measurably. 8 bytes an entry; a lookup is a
- * binary search.
+ * the ring is resolved to 2^b, which moves no share measurably. 8 bytes an entry.
+ *
+ * <p>Lookup: a bucket index by the hash's top bits (one bucket per {@value #ENTRIES_PER_BUCKET}
+ * entries, 4 bytes each) narrows the binary search to a few neighbouring entries, so a lookup in
+ * an 8M-entry ring costs about two cache misses instead of twenty-three.
  */
 final class HashRing implements SlotTable {
+  private static final int ENTRIES_PER_BUCKET = 4;
+
   private final long[] entries;
   private final long indexMask;
+  /** Bucket b holds the entries whose hash's top bits are b: {@code [bucketStart[b], bucketStart[b + 1])}. */
+  private final int[] bucketStart;
+  private final int bucketShift;
 
   private HashRing(long[] entries, long indexMask) {
     this.entries = entries;
     this.indexMask = indexMask;
+    int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, entries.length / ENTRIES_PER_BUCKET)));
+    this.bucketShift = 64 - bits;
+    this.bucketStart = new int[(1 << bits) + 1];
+    int e = 0;
+    for (int b = 0; b < (1 << bits); b++) {
+      bucketStart[b] = e;
+      while (e < entries.length && bucketOf(entries[e] ^ Long.MIN_VALUE) == b) {
+        e++;
+      }
+    }
+    bucketStart[1 << bits] = entries.length;
+  }
+
+  private int bucketOf(long hash) {
+    return (int) (hash >>> bucketShift);
   }
 
   /**
@@ -81,11 +104,25 @@ final class HashRing implements SlotTable {
 
   @Override
   public int firstSlot(long hash) {
-    int at = Arrays.binarySearch(entries, (hash & ~indexMask) ^ Long.MIN_VALUE);
+    // Entries before the hash's bucket are smaller and those after it larger, so the insertion
+    // point within the bucket is the ring's: at the bucket's end it is the next bucket's first.
+    int bucket = bucketOf(hash);
+    int at = Arrays.binarySearch(
+        entries, bucketStart[bucket], bucketStart[bucket + 1], (hash & ~indexMask) ^ Long.MIN_VALUE);
     if (at < 0) {
       at = -at - 1;
     }
     return at == entries.length ? 0 : at;
+  }
+
+  /** The ring position (hash without its index bits) of {@code slot}, as an unsigned value. */
+  long positionAt(int slot) {
+    return (entries[slot] ^ Long.MIN_VALUE) & ~indexMask;
+  }
+
+  /** The ring position a request {@code hash} is resolved to (its index bits cleared). */
+  long position(long hash) {
+    return hash & ~indexMask;
   }
 
   @Override

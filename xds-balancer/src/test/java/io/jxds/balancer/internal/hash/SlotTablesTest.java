@@ -135,6 +135,35 @@ class SlotTablesTest {
   }
 
   @Test
+  void ringLookupFindsTheFirstEntryAtOrAfterTheHash() {
+    RandomGenerator weights = TestRandom.seeded(8);
+    double[] uneven = new double[300];
+    for (int i = 0; i < uneven.length; i++) {
+      uneven[i] = 1 + weights.nextInt(100);
+    }
+    for (HashRing ring : List.of(HashRing.build(keys(1), equal(1), 1024, 1 << 20),
+        HashRing.build(keys(3), equal(3), 1024, 1 << 20),
+        HashRing.build(keys(300), uneven, 1024, 1 << 20))) {
+      RandomGenerator random = TestRandom.seeded(ring.size());
+      for (int i = 0; i < 3_000; i++) {
+        long hash = i < 4 ? new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}[i] : random.nextLong();
+        assertThat(ring.firstSlot(hash)).as("hash %x in a ring of %d", hash, ring.size())
+            .isEqualTo(firstAtOrAfter(ring, ring.position(hash)));
+      }
+    }
+  }
+
+  /** The reference lookup: a linear scan, wrapping to slot 0. */
+  private static int firstAtOrAfter(HashRing ring, long position) {
+    for (int s = 0; s < ring.size(); s++) {
+      if (Long.compareUnsigned(ring.positionAt(s), position) >= 0) {
+        return s;
+      }
+    }
+    return 0;
+  }
+
+  @Test
   void maglevTableFillsEverySlot() {
     SlotTable table = maglev(keys(7), equal(7));
     assertThat(table.size()).isEqualTo(65537);
