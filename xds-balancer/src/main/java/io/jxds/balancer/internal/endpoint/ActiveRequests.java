@@ -26,6 +26,11 @@ final class ActiveRequests {
     return active.get();
   }
 
+  /** The counter itself, for pickers that read it on every pick. */
+  AtomicInteger count() {
+    return active;
+  }
+
   /** Attaches to a pick so that the stream it becomes is counted while open. */
   ClientStreamTracer.Factory tracerFactory() {
     return tracerFactory;

@@ -7,6 +7,7 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.tree.PickerInputs;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
 /**
@@ -30,7 +31,9 @@ import java.util.random.RandomGenerator;
  * </ul>
  *
  * <p>Outstanding RPCs are counted by {@link ActiveRequests}, which the picker attaches to each
- * pick. Immutable apart from those counters; safe on any thread; a pick allocates nothing.
+ * pick. Random indexes come from one 64-bit draw per two choices, mapped to [0, n) by a multiply
+ * and a shift rather than a division (bias below n / 2^32). Immutable apart from those counters;
+ * safe on any thread; a pick allocates nothing.
  */
 final class LeastRequestPicker extends SubchannelPicker {
   static final int MAX_DRAWS = 16;
@@ -38,13 +41,17 @@ final class LeastRequestPicker extends SubchannelPicker {
   private final List<Subchannel> subchannels;
   private final long[] weights;
   private final LbPolicy.LeastRequest policy;
-  private final ActiveRequests[] active;
+  private final AtomicInteger[] active;
   private final PickResult[] results;
   private final RandomGenerator random;
   private final boolean equalWeights;
+  private final int choiceCount;
   private final double bias;
-  /** Vose's alias table over the weights: slot i keeps i with probability {@code keep[i]}, else {@code alias[i]}. */
-  private final double[] keep;
+  /**
+   * Vose's alias table over the weights: slot i keeps i with probability {@code keep[i]}, else
+   * takes {@code alias[i]}; the probability as a threshold for a 32-bit unsigned draw.
+   */
+  private final long[] keepBelow;
   private final int[] alias;
 
   LeastRequestPicker(
@@ -58,19 +65,25 @@ final class LeastRequestPicker extends SubchannelPicker {
     this.policy = policy;
     this.random = random;
     this.bias = policy.activeRequestBias();
+    this.choiceCount = policy.choiceCount();
     int n = subchannels.size();
-    this.active = active.toArray(new ActiveRequests[0]);
+    this.active = new AtomicInteger[n];
     this.results = new PickResult[n];
     boolean equal = true;
     for (int i = 0; i < n; i++) {
-      results[i] = PickResult.withSubchannel(subchannels.get(i), this.active[i].tracerFactory());
+      this.active[i] = active.get(i).count();
+      results[i] = PickResult.withSubchannel(subchannels.get(i), active.get(i).tracerFactory());
       equal &= weights[i] == weights[0];
     }
     this.equalWeights = equal;
-    this.keep = new double[n];
+    this.keepBelow = new long[n];
     this.alias = new int[n];
     if (!equal) {
+      double[] keep = new double[n];
       buildAliasTable(this.weights, keep, alias);
+      for (int i = 0; i < n; i++) {
+        keepBelow[i] = keep[i] >= 1 ? 1L << 32 : (long) (keep[i] * 0x1p32);
+      }
     }
   }
 
@@ -81,10 +94,23 @@ final class LeastRequestPicker extends SubchannelPicker {
 
   private int fewestActive() {
     int n = results.length;
-    int best = random.nextInt(n);
-    int bestActive = active[best].get();
-    for (int k = 1; k < policy.choiceCount(); k++) {
-      int candidate = random.nextInt(n);
+    if (choiceCount == 2) { // the default: one draw, two indexes
+      long bits = random.nextLong();
+      int first = index(bits >>> 32, n);
+      int second = index(bits & 0xFFFF_FFFFL, n);
+      return active[second].get() < active[first].get() ? second : first;
+    }
+    int best = 0;
+    int bestActive = Integer.MAX_VALUE;
+    long bits = 0;
+    for (int k = 0; k < choiceCount; k++) {
+      int candidate;
+      if ((k & 1) == 0) {
+        bits = random.nextLong();
+        candidate = index(bits >>> 32, n);
+      } else {
+        candidate = index(bits & 0xFFFF_FFFFL, n);
+      }
       int candidateActive = active[candidate].get();
       if (candidateActive < bestActive) {
         best = candidate;
@@ -94,14 +120,33 @@ final class LeastRequestPicker extends SubchannelPicker {
     return best;
   }
 
+  /** Maps a uniform 32-bit value to [0, n) by multiply and shift. */
+  private static int index(long uniform32, int n) {
+    return (int) ((uniform32 * n) >>> 32);
+  }
+
   private int weightedByActive() {
+    int candidate = weightedDraw(random.nextLong());
+    int activeRequests = active[candidate].get();
+    if (activeRequests == 0 || bias == 0) {
+      return candidate; // factor 1: accepted (the common case, kept small enough to inline)
+    }
+    return weightedByActive(candidate, activeRequests);
+  }
+
+  /** Rejection sampling, from a first draw of {@code candidate} with {@code activeRequests}. */
+  private int weightedByActive(int firstCandidate, int firstActive) {
     int best = -1;
     double bestEffective = -1;
+    int candidate = firstCandidate;
+    int activeRequests = firstActive;
     for (int draw = 0; draw < MAX_DRAWS; draw++) {
-      int slot = random.nextInt(keep.length);
-      int candidate = random.nextDouble() < keep[slot] ? slot : alias[slot];
-      double factor = inverseLoad(active[candidate].get());
-      if (factor >= 1 || random.nextDouble() < factor) {
+      if (draw > 0) {
+        candidate = weightedDraw(random.nextLong());
+        activeRequests = active[candidate].get();
+      }
+      double factor = inverseLoad(activeRequests);
+      if (factor >= 1 || (random.nextLong() >>> 11) * 0x1p-53 < factor) {
         return candidate;
       }
       double effective = weights[candidate] * factor;
@@ -111,6 +156,12 @@ final class LeastRequestPicker extends SubchannelPicker {
       }
     }
     return best;
+  }
+
+  /** An index drawn in proportion to weight: the alias table's slot and coin from 64 random bits. */
+  private int weightedDraw(long bits) {
+    int slot = index(bits >>> 32, alias.length);
+    return (bits & 0xFFFF_FFFFL) < keepBelow[slot] ? slot : alias[slot];
   }
 
   /** {@code (active + 1)^-bias}; the common biases avoid {@code Math.pow}. */
