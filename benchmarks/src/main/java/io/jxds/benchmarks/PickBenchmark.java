@@ -10,7 +10,6 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.LoadBalancerProvider;
 import io.grpc.LoadBalancerRegistry;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
@@ -125,24 +124,7 @@ public class PickBenchmark {
   }
 
   static PickSubchannelArgs withHash(long hash) {
-    CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, hash);
-    Metadata headers = new Metadata();
-    return new PickSubchannelArgs() {
-      @Override
-      public CallOptions getCallOptions() {
-        return options;
-      }
-
-      @Override
-      public Metadata getHeaders() {
-        return headers;
-      }
-
-      @Override
-      public MethodDescriptor<?, ?> getMethodDescriptor() {
-        return null;
-      }
-    };
+    return FakeLbHelper.args(CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, hash), new Metadata());
   }
 
   private PickSubchannelArgs nextHashed() {

@@ -1,7 +1,9 @@
 package io.jxds.balancer.internal.endpoint;
 
 import static io.grpc.ConnectivityState.CONNECTING;
+import static io.grpc.ConnectivityState.IDLE;
 import static io.grpc.ConnectivityState.READY;
+import static io.grpc.ConnectivityState.SHUTDOWN;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 
 import io.grpc.ConnectivityState;
@@ -12,9 +14,12 @@ import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.picker.OpenStreams;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
+import io.jxds.balancer.internal.tree.CoalescedUpdate;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.StickyFailure;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,7 +67,7 @@ public final class EndpointBalancer extends LoadBalancer {
   private WeightedEndpointPicker readyPicker;
   private LeastRequestPicker leastRequestPicker;
   private FailingPicker failingPicker;
-  private boolean updateScheduled;
+  private final CoalescedUpdate update;
   private boolean shutdown;
 
   /**
@@ -74,6 +79,7 @@ public final class EndpointBalancer extends LoadBalancer {
   public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.published = new PublishedState(helper);
+    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
@@ -171,45 +177,20 @@ public final class EndpointBalancer extends LoadBalancer {
     if (shutdown || endpoints.get(endpoint.address) != endpoint) {
       return; // a removed endpoint's late news
     }
-    switch (info.getState()) {
-      case READY -> endpoint.state = READY;
-      case IDLE -> {
-        // A READY connection went away (or the subchannel never connected): reconnect at once.
-        endpoint.subchannel.requestConnection();
-        if (endpoint.state != TRANSIENT_FAILURE) {
-          endpoint.state = CONNECTING;
-        }
-      }
-      case CONNECTING -> {
-        if (endpoint.state != TRANSIENT_FAILURE) { // gRFC A62: sticky until READY
-          endpoint.state = CONNECTING;
-        }
-      }
-      case TRANSIENT_FAILURE -> {
-        endpoint.state = TRANSIENT_FAILURE;
-        lastError = info.getStatus();
-      }
-      case SHUTDOWN -> {
-        return;
-      }
-    }
-    scheduleUpdate();
-  }
-
-  /**
-   * Folds the subchannel reports already queued on the SynchronizationContext into one picker
-   * rebuild: when many connections come up at once (a new locality, a channel leaving IDLE), the
-   * picker is built once per burst, not once per subchannel.
-   */
-  private void scheduleUpdate() {
-    if (updateScheduled) {
+    ConnectivityState reported = info.getState();
+    if (reported == SHUTDOWN) {
       return;
     }
-    updateScheduled = true;
-    helper.getSynchronizationContext().executeLater(() -> {
-      updateScheduled = false;
-      updateState();
-    });
+    if (reported == IDLE) {
+      // A READY connection went away (or the subchannel never connected): reconnect at once.
+      endpoint.subchannel.requestConnection();
+      reported = CONNECTING;
+    }
+    endpoint.state = StickyFailure.next(endpoint.state, reported);
+    if (reported == TRANSIENT_FAILURE) {
+      lastError = info.getStatus();
+    }
+    update.schedule();
   }
 
   /** The one place that recomputes the aggregate state and picker. */
@@ -218,7 +199,7 @@ public final class EndpointBalancer extends LoadBalancer {
       return;
     }
     List<Subchannel> ready = new ArrayList<>();
-    List<ActiveRequests> readyActive = new ArrayList<>();
+    List<OpenStreams> readyActive = new ArrayList<>();
     boolean connecting = false;
     for (EndpointState endpoint : endpoints.values()) {
       if (endpoint.state == READY) {
@@ -286,7 +267,7 @@ public final class EndpointBalancer extends LoadBalancer {
   /** One usable endpoint: its subchannel, weight, effective (sticky) state and outstanding RPCs. */
   private static final class EndpointState {
     final InetSocketAddress address;
-    final ActiveRequests active = new ActiveRequests();
+    final OpenStreams active = new OpenStreams();
     long weight;
     Subchannel subchannel;
     ConnectivityState state = CONNECTING; // asked to connect when created

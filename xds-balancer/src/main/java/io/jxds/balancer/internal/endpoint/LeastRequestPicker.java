@@ -5,9 +5,10 @@ import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.api.model.LbPolicy;
+import io.jxds.balancer.internal.picker.OpenStreams;
 import io.jxds.balancer.internal.tree.PickerInputs;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
 /**
@@ -30,8 +31,8 @@ import java.util.random.RandomGenerator;
  *       stays O(1).
  * </ul>
  *
- * <p>Outstanding RPCs are counted by {@link ActiveRequests}, which the picker attaches to each
- * pick. Random indexes come from one 64-bit draw per two choices, mapped to [0, n) by a multiply
+ * <p>Outstanding RPCs are counted per endpoint by {@link OpenStreams}, whose tracer the picker
+ * attaches to each pick (the counts belong to the endpoints and outlive pickers). Random indexes come from one 64-bit draw per two choices, mapped to [0, n) by a multiply
  * and a shift rather than a division (bias below n / 2^32). Immutable apart from those counters;
  * safe on any thread; a pick allocates nothing.
  */
@@ -41,7 +42,7 @@ final class LeastRequestPicker extends SubchannelPicker {
   private final List<Subchannel> subchannels;
   private final long[] weights;
   private final LbPolicy.LeastRequest policy;
-  private final AtomicInteger[] active;
+  private final AtomicLong[] active;
   private final PickResult[] results;
   private final RandomGenerator random;
   private final boolean equalWeights;
@@ -57,7 +58,7 @@ final class LeastRequestPicker extends SubchannelPicker {
   LeastRequestPicker(
       List<Subchannel> subchannels,
       long[] weights,
-      List<ActiveRequests> active,
+      List<OpenStreams> active,
       LbPolicy.LeastRequest policy,
       RandomGenerator random) {
     this.subchannels = List.copyOf(subchannels);
@@ -67,11 +68,11 @@ final class LeastRequestPicker extends SubchannelPicker {
     this.bias = policy.activeRequestBias();
     this.choiceCount = policy.choiceCount();
     int n = subchannels.size();
-    this.active = new AtomicInteger[n];
+    this.active = new AtomicLong[n];
     this.results = new PickResult[n];
     boolean equal = true;
     for (int i = 0; i < n; i++) {
-      this.active[i] = active.get(i).count();
+      this.active[i] = active.get(i).counter();
       results[i] = PickResult.withSubchannel(subchannels.get(i), active.get(i).tracerFactory());
       equal &= weights[i] == weights[0];
     }
@@ -101,7 +102,7 @@ final class LeastRequestPicker extends SubchannelPicker {
       return active[second].get() < active[first].get() ? second : first;
     }
     int best = 0;
-    int bestActive = Integer.MAX_VALUE;
+    long bestActive = Long.MAX_VALUE;
     long bits = 0;
     for (int k = 0; k < choiceCount; k++) {
       int candidate;
@@ -111,7 +112,7 @@ final class LeastRequestPicker extends SubchannelPicker {
       } else {
         candidate = index(bits & 0xFFFF_FFFFL, n);
       }
-      int candidateActive = active[candidate].get();
+      long candidateActive = active[candidate].get();
       if (candidateActive < bestActive) {
         best = candidate;
         bestActive = candidateActive;
@@ -127,7 +128,7 @@ final class LeastRequestPicker extends SubchannelPicker {
 
   private int weightedByActive() {
     int candidate = weightedDraw(random.nextLong());
-    int activeRequests = active[candidate].get();
+    long activeRequests = active[candidate].get();
     if (activeRequests == 0 || bias == 0) {
       return candidate; // factor 1: accepted (the common case, kept small enough to inline)
     }
@@ -135,11 +136,11 @@ final class LeastRequestPicker extends SubchannelPicker {
   }
 
   /** Rejection sampling, from a first draw of {@code candidate} with {@code activeRequests}. */
-  private int weightedByActive(int firstCandidate, int firstActive) {
+  private int weightedByActive(int firstCandidate, long firstActive) {
     int best = -1;
     double bestEffective = -1;
     int candidate = firstCandidate;
-    int activeRequests = firstActive;
+    long activeRequests = firstActive;
     for (int draw = 0; draw < MAX_DRAWS; draw++) {
       if (draw > 0) {
         candidate = weightedDraw(random.nextLong());
@@ -165,7 +166,7 @@ final class LeastRequestPicker extends SubchannelPicker {
   }
 
   /** {@code (active + 1)^-bias}; the common biases avoid {@code Math.pow}. */
-  private double inverseLoad(int activeRequests) {
+  private double inverseLoad(long activeRequests) {
     if (activeRequests <= 0 || bias == 0) {
       return 1;
     }

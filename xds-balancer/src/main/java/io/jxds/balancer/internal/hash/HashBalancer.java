@@ -3,6 +3,7 @@ package io.jxds.balancer.internal.hash;
 import static io.grpc.ConnectivityState.CONNECTING;
 import static io.grpc.ConnectivityState.IDLE;
 import static io.grpc.ConnectivityState.READY;
+import static io.grpc.ConnectivityState.SHUTDOWN;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 
 import io.grpc.ConnectivityState;
@@ -16,7 +17,9 @@ import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.tree.CoalescedUpdate;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.StickyFailure;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -66,7 +69,7 @@ public final class HashBalancer extends LoadBalancer {
   private TableInputs tableInputs;
   private String hashHeader = "";
   private Status lastError;
-  private boolean updateScheduled;
+  private final CoalescedUpdate update;
   private boolean shutdown;
 
   /**
@@ -77,6 +80,7 @@ public final class HashBalancer extends LoadBalancer {
   public HashBalancer(Helper helper, String name, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.published = new PublishedState(helper);
+    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
   }
@@ -203,7 +207,7 @@ public final class HashBalancer extends LoadBalancer {
     if (endpoint.state == IDLE) {
       endpoint.state = CONNECTING;
       endpoint.subchannel.requestConnection();
-      scheduleUpdate();
+      update.schedule();
     }
   }
 
@@ -211,35 +215,16 @@ public final class HashBalancer extends LoadBalancer {
     if (shutdown || endpoints.get(endpoint.address) != endpoint) {
       return;
     }
-    switch (info.getState()) {
-      case READY -> endpoint.state = READY;
-      case IDLE -> endpoint.state = IDLE; // lazy: reconnects when a pick needs it (A42)
-      case CONNECTING -> {
-        if (endpoint.state != TRANSIENT_FAILURE) { // gRFC A62: sticky until READY
-          endpoint.state = CONNECTING;
-        }
-      }
-      case TRANSIENT_FAILURE -> {
-        endpoint.state = TRANSIENT_FAILURE;
-        lastError = info.getStatus();
-      }
-      case SHUTDOWN -> {
-        return;
-      }
-    }
-    scheduleUpdate();
-  }
-
-  /** Folds the reports already queued on the SynchronizationContext into one picker rebuild. */
-  private void scheduleUpdate() {
-    if (updateScheduled) {
+    ConnectivityState reported = info.getState();
+    if (reported == SHUTDOWN) {
       return;
     }
-    updateScheduled = true;
-    helper.getSynchronizationContext().executeLater(() -> {
-      updateScheduled = false;
-      updateState();
-    });
+    // IDLE stays IDLE: the endpoint reconnects when a pick needs it (A42).
+    endpoint.state = StickyFailure.next(endpoint.state, reported);
+    if (reported == TRANSIENT_FAILURE) {
+      lastError = info.getStatus();
+    }
+    update.schedule();
   }
 
   /** The one place that recomputes the aggregate state and picker (gRFC A42's rules). */

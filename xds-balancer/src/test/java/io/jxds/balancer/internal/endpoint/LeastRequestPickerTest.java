@@ -10,6 +10,7 @@ import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.api.model.LbPolicy;
+import io.jxds.balancer.internal.picker.OpenStreams;
 import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
@@ -26,14 +27,14 @@ class LeastRequestPickerTest {
 
   private final FakeLbHelper helper = new FakeLbHelper();
   private final List<Subchannel> subchannels = new ArrayList<>();
-  private final List<ActiveRequests> active = new ArrayList<>();
+  private final List<OpenStreams> active = new ArrayList<>();
 
   private LeastRequestPicker picker(long[] weights, LbPolicy.LeastRequest policy) {
     helper.run(() -> {
       for (int i = 0; i < weights.length; i++) {
         subchannels.add(helper.createSubchannel(io.grpc.LoadBalancer.CreateSubchannelArgs.newBuilder()
             .setAddresses(new io.grpc.EquivalentAddressGroup(endpoint(i + 1).address())).build()));
-        active.add(new ActiveRequests());
+        active.add(new OpenStreams());
       }
     });
     return new LeastRequestPicker(subchannels, weights, active, policy, TestRandom.seeded(3));

@@ -13,7 +13,6 @@ import io.grpc.CallOptions;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LbPolicy;
@@ -61,22 +60,7 @@ class HashBalancerTest {
   }
 
   private static PickSubchannelArgs args(CallOptions options, Metadata headers) {
-    return new PickSubchannelArgs() {
-      @Override
-      public CallOptions getCallOptions() {
-        return options;
-      }
-
-      @Override
-      public Metadata getHeaders() {
-        return headers;
-      }
-
-      @Override
-      public MethodDescriptor<?, ?> getMethodDescriptor() {
-        return null;
-      }
-    };
+    return FakeLbHelper.args(options, headers);
   }
 
   private InetSocketAddress picked(PickSubchannelArgs args) {

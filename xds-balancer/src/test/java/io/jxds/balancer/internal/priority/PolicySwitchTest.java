@@ -12,7 +12,6 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.locality.LocalityGroup;
@@ -38,22 +37,8 @@ class PolicySwitchTest {
     helper.run(() -> balancer.acceptConfig(PriorityConfig.of("c", List.of(group))));
   }
 
-  private static final PickSubchannelArgs HASH_7 = new PickSubchannelArgs() {
-    @Override
-    public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, 7L);
-    }
-
-    @Override
-    public Metadata getHeaders() {
-      return new Metadata();
-    }
-
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
-      return null;
-    }
-  };
+  private static final PickSubchannelArgs HASH_7 =
+      FakeLbHelper.args(CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, 7L), new Metadata());
 
   @Test
   void roundRobinToLeastRequestKeepsEverySubchannel() {
