@@ -42,7 +42,8 @@ class ClusterPolicyConfigParserTest {
   void hashHeaderThatIsNoHeaderNameIsInvalidArgument() {
     assertInvalid(Map.of("cluster", "c", "hashHeader", 1.0),
         "\"hashHeader\" must be a header name string such as \"x-user-id\", got number 1.0");
-    String legal = "\"hashHeader\" must be a legal ASCII header name not starting with \":\" or ending in \"-bin\", got ";
+    String legal =
+        "\"hashHeader\" must be a legal ASCII header name not starting with \":\" or ending in \"-bin\", got ";
     assertInvalid(Map.of("cluster", "c", "hashHeader", "user id"), legal + "\"user id\"");
     assertInvalid(Map.of("cluster", "c", "hashHeader", ":path"), legal + "\":path\"");
     assertInvalid(Map.of("cluster", "c", "hashHeader", "token-bin"), legal + "\"token-bin\"");

@@ -32,9 +32,10 @@ import java.util.random.RandomGenerator;
  * </ul>
  *
  * <p>Outstanding RPCs are counted per endpoint by {@link OpenStreams}, whose tracer the picker
- * attaches to each pick (the counts belong to the endpoints and outlive pickers). Random indexes come from one 64-bit draw per two choices, mapped to [0, n) by a multiply
- * and a shift rather than a division (bias below n / 2^32). Immutable apart from those counters;
- * safe on any thread; a pick allocates nothing.
+ * attaches to each pick (the counts belong to the endpoints and outlive pickers). Random indexes
+ * come from one 64-bit draw per two choices, mapped to [0, n) by a multiply and a shift rather
+ * than a division (bias below n / 2^32). Immutable apart from those counters; safe on any thread;
+ * a pick allocates nothing.
  */
 final class LeastRequestPicker extends SubchannelPicker {
   static final int MAX_DRAWS = 16;
