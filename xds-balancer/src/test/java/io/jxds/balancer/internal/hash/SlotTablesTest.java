@@ -61,15 +61,17 @@ class SlotTablesTest {
   void ringRemovingOneOfTwentyMovesAboutOneTwentieth() {
     // The removed endpoint's keys (~1/20 = 5 %) move. gRFC A42 also resizes the ring with the
     // endpoint count (52 entries each for 20 endpoints, 54 for 19: scale = ceil(1024/N)·N), so
-    // the new entries take a few keys from the others: seeded runs show 2.8 points; bound 5.
+    // the new entries take a few keys from the others: seeded runs show 2.6-2.8 points (9 at
+    // N = 5, 0 at N = 100, where 1024/N rounds the same); bound 5.
     assertDisruption(SlotTablesTest::ring, 20, 5.0, 2.5);
   }
 
   @Test
   void maglevRemovingOneOfTwentyMovesAboutOneTwentieth() {
-    // Maglev's paper and envoy document that a removal also moves a few keys between the other
-    // endpoints; allowed here: the removed endpoint's ~5 % plus at most 5 points more.
-    assertDisruption(SlotTablesTest::maglev, 20, 5.0, 2.5);
+    // Maglev is not perfectly consistent: the paper (and envoy's docs) say a removal also moves a
+    // few keys between the remaining endpoints, as their preference lists refill the freed
+    // slots. Seeded runs: 0.45 points at N = 20 (0.5 at N = 100); bound 2 points.
+    assertDisruption(SlotTablesTest::maglev, 20, 2.0, 2.5);
   }
 
   private interface Builder {
