@@ -60,6 +60,7 @@ public final class EndpointBalancer extends LoadBalancer {
   private final String name;
   private final RandomGenerator random;
   private final RandomGenerator pickRandom;
+  private final CoalescedUpdate update;
 
   private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
   private LbPolicy policy = LbPolicy.ROUND_ROBIN;
@@ -67,7 +68,6 @@ public final class EndpointBalancer extends LoadBalancer {
   private WeightedEndpointPicker readyPicker;
   private LeastRequestPicker leastRequestPicker;
   private FailingPicker failingPicker;
-  private final CoalescedUpdate update;
   private boolean shutdown;
 
   /**

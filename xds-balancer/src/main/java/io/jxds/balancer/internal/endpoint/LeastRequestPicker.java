@@ -160,10 +160,14 @@ final class LeastRequestPicker extends SubchannelPicker {
     return best;
   }
 
-  /** An index drawn in proportion to weight: the alias table's slot and coin from 64 random bits. */
+  /**
+   * An index drawn in proportion to weight: the alias table's slot and coin from 64 random bits.
+   * Branch-free: the coin is random, so a branch on it would be mispredicted half the time.
+   */
   private int weightedDraw(long bits) {
     int slot = index(bits >>> 32, alias.length);
-    return (bits & 0xFFFF_FFFFL) < keepBelow[slot] ? slot : alias[slot];
+    int takeAlias = (int) ~(((bits & 0xFFFF_FFFFL) - keepBelow[slot]) >> 63); // all ones if coin >= keep
+    return slot ^ ((slot ^ alias[slot]) & takeAlias);
   }
 
   /** {@code (active + 1)^-bias}; the common biases avoid {@code Math.pow}. */

@@ -61,6 +61,7 @@ public final class HashBalancer extends LoadBalancer {
   private final PublishedState published;
   private final String name;
   private final RandomGenerator pickRandom;
+  private final CoalescedUpdate update;
 
   private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
   /** The endpoints in table order: index i of the table is {@code ordered.get(i)}. */
@@ -69,7 +70,6 @@ public final class HashBalancer extends LoadBalancer {
   private TableInputs tableInputs;
   private String hashHeader = "";
   private Status lastError;
-  private final CoalescedUpdate update;
   private boolean shutdown;
 
   /**
