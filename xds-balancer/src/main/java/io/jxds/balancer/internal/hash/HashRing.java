@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.hash;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -79,15 +80,15 @@ final class HashRing implements SlotTable {
     int size = 0;
     double current = 0;
     double target = 0;
-    StringBuilder text = new StringBuilder();
     for (int i = 0; i < n; i++) {
       current += scale * weights[i] / total;
-      String key = keys.get(i);
+      // The bytes of "<key>_<count>", the count's digits rewritten in place for each entry.
+      byte[] prefix = (keys.get(i) + "_").getBytes(StandardCharsets.UTF_8);
+      byte[] text = Arrays.copyOf(prefix, prefix.length + 11);
       int count = 0;
       while (current > target && size < entries.length) {
-        text.setLength(0);
-        text.append(key).append('_').append(count++);
-        long hash = XxHash64.hash(text.toString());
+        int length = prefix.length + writeDecimal(text, prefix.length, count++);
+        long hash = XxHash64.hash(text, length, 0);
         entries[size++] = ((hash & ~mask) | i) ^ Long.MIN_VALUE;
         target += 1;
       }
@@ -95,6 +96,17 @@ final class HashRing implements SlotTable {
     long[] ring = Arrays.copyOf(entries, size);
     Arrays.sort(ring);
     return new HashRing(ring, mask);
+  }
+
+  /** Writes {@code value >= 0} in decimal ASCII at {@code at}; returns the number of digits. */
+  private static int writeDecimal(byte[] out, int at, int value) {
+    int digits = value < 10 ? 1 : (int) Math.log10(value) + 1;
+    int v = value;
+    for (int d = digits - 1; d >= 0; d--) {
+      out[at + d] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    return digits;
   }
 
   @Override

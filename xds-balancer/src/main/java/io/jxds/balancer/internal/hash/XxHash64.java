@@ -24,7 +24,11 @@ public final class XxHash64 {
 
   /** The hash of {@code data} with {@code seed}. */
   public static long hash(byte[] data, long seed) {
-    int length = data.length;
+    return hash(data, data.length, seed);
+  }
+
+  /** The hash of the first {@code length} bytes of {@code data} with {@code seed}. */
+  public static long hash(byte[] data, int length, long seed) {
     int i = 0;
     long h;
     if (length >= 32) {

@@ -155,6 +155,21 @@ class SlotTablesTest {
     }
   }
 
+  @Test
+  void ringEntriesSitAtTheXxHashOfKeyUnderscoreCount() {
+    HashRing ring = HashRing.build(List.of("10.0.0.1:8080"), equal(1), 12, 12);
+    List<Long> expected = new ArrayList<>();
+    for (int n = 0; n < 12; n++) {
+      expected.add(ring.position(XxHash64.hash("10.0.0.1:8080_" + n)));
+    }
+    expected.sort(Long::compareUnsigned);
+    List<Long> actual = new ArrayList<>();
+    for (int s = 0; s < ring.size(); s++) {
+      actual.add(ring.positionAt(s));
+    }
+    assertThat(actual).containsExactlyElementsOf(expected);
+  }
+
   /** The reference lookup: a linear scan, wrapping to slot 0. */
   private static int firstAtOrAfter(HashRing ring, long position) {
     for (int s = 0; s < ring.size(); s++) {
