@@ -6,6 +6,7 @@ import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -32,6 +33,12 @@ final class BenchConfigs {
    */
   static PriorityConfig priority(
       int localities, int endpointsPerLocality, long maxWeight, RandomGenerator random) {
+    return priority(localities, endpointsPerLocality, maxWeight, random, EndpointPolicy.ROUND_ROBIN);
+  }
+
+  /** The same, with the cluster's endpoint-picking {@code policy}. */
+  static PriorityConfig priority(
+      int localities, int endpointsPerLocality, long maxWeight, RandomGenerator random, EndpointPolicy policy) {
     List<LocalityConfig> group = new ArrayList<>();
     int n = 0;
     for (int l = 0; l < localities; l++) {
@@ -43,6 +50,6 @@ final class BenchConfigs {
       long localityWeight = maxWeight == 1 ? 1 : 1 + random.nextLong(Math.min(maxWeight, 100));
       group.add(new LocalityConfig(new LocalityId("bench", "zone-" + l, ""), localityWeight, endpoints));
     }
-    return PriorityConfig.of("bench", List.of(new LocalityGroup(group)));
+    return PriorityConfig.of("bench", List.of(new LocalityGroup(group, policy)));
   }
 }

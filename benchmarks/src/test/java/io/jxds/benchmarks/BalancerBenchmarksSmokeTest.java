@@ -31,6 +31,43 @@ class BalancerBenchmarksSmokeTest {
   }
 
   @Test
+  void pickBenchmarkPoliciesPickReadySubchannels() {
+    PickBenchmark bench = new PickBenchmark();
+    bench.setUp();
+    Set<Subchannel> leastRequest = new HashSet<>();
+    Set<Subchannel> ring = new HashSet<>();
+    Set<Subchannel> maglev = new HashSet<>();
+    for (int i = 0; i < 2_000; i++) {
+      leastRequest.add(bench.jxdsLeastRequest().getSubchannel());
+      leastRequest.add(bench.jxdsLeastRequestEqualWeights().getSubchannel());
+      ring.add(bench.jxdsRingHash().getSubchannel());
+      ring.add(bench.jxdsRingHashWeighted().getSubchannel());
+      ring.add(bench.jxdsRingHashRandom().getSubchannel());
+      maglev.add(bench.jxdsMaglev().getSubchannel());
+      maglev.add(bench.jxdsMaglevWeighted().getSubchannel());
+    }
+    assertThat(leastRequest).hasSizeGreaterThan(500).doesNotContainNull();
+    // The four hashed benchmarks share one cycle of 1 024 hashes: each sees 256 of them here.
+    assertThat(ring).hasSizeGreaterThan(400).doesNotContainNull();
+    assertThat(maglev).hasSizeGreaterThan(400).doesNotContainNull();
+  }
+
+  @Test
+  void hashTableBuildBenchmarkRebuildsWithoutNewSubchannels() {
+    HashTableBuildBenchmark bench = new HashTableBuildBenchmark();
+    bench.endpoints = 1000;
+    bench.policy = "maglev";
+    bench.maxWeight = 100;
+    bench.setUp();
+    int subchannels = bench.helper.subchannelCount();
+    Object first = bench.rebuildAfterWeightChange();
+    Object second = bench.rebuildAfterWeightChange();
+    assertThat(subchannels).isEqualTo(1_000);
+    assertThat(bench.helper.subchannelCount()).isEqualTo(subchannels);
+    assertThat(first).isNotNull().isNotSameAs(second);
+  }
+
+  @Test
   void rebuildBenchmarkAppliesWeightChangesWithoutNewSubchannels() {
     PickerRebuildBenchmark bench = new PickerRebuildBenchmark();
     bench.layout = "10x1000";

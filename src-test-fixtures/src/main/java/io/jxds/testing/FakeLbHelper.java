@@ -220,23 +220,35 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     return counts;
   }
 
-  /** Arguments for picks; the balancers under test never read them. */
-  public static final PickSubchannelArgs ARGS = new PickSubchannelArgs() {
-    @Override
-    public CallOptions getCallOptions() {
-      return CallOptions.DEFAULT;
-    }
+  /** Arguments for picks: default call options, no headers. */
+  public static final PickSubchannelArgs ARGS = args(CallOptions.DEFAULT, new Metadata());
 
-    @Override
-    public Metadata getHeaders() {
-      return new Metadata();
-    }
+  /**
+   * Arguments for a pick with these call options and request headers (no method), for pickers
+   * that read them, such as hash-based ones.
+   *
+   * @param options the call's options
+   * @param headers the request headers
+   * @return the arguments
+   */
+  public static PickSubchannelArgs args(CallOptions options, Metadata headers) {
+    return new PickSubchannelArgs() {
+      @Override
+      public CallOptions getCallOptions() {
+        return options;
+      }
 
-    @Override
-    public MethodDescriptor<?, ?> getMethodDescriptor() {
-      return null;
-    }
-  };
+      @Override
+      public Metadata getHeaders() {
+        return headers;
+      }
+
+      @Override
+      public MethodDescriptor<?, ?> getMethodDescriptor() {
+        return null;
+      }
+    };
+  }
 
   @Override
   public Subchannel createSubchannel(CreateSubchannelArgs args) {

@@ -1,6 +1,7 @@
 package io.jxds.balancer;
 
 import io.grpc.Attributes;
+import io.grpc.CallOptions;
 import io.grpc.NameResolver;
 import io.jxds.api.XdsClient;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,15 @@ public final class XdsClusterPolicy {
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
+  /**
+   * The request's hash under a ring hash or maglev cluster, set per call by the application or an
+   * interceptor: {@code stub.withOption(XdsClusterPolicy.REQUEST_HASH, hash)}. RPCs with the same
+   * hash go to the same endpoint while the endpoints do not change. It wins over the
+   * {@code hashHeader} of {@link #serviceConfig(String, String)}; with neither, each RPC gets a
+   * random hash. Other policies ignore it.
+   */
+  public static final CallOptions.Key<Long> REQUEST_HASH = CallOptions.Key.create("io.jxds.requestHash");
+
   private XdsClusterPolicy() {}
 
   /**
@@ -80,6 +90,28 @@ public final class XdsClusterPolicy {
   public static Map<String, ?> serviceConfig(String cluster) {
     checkClusterName(cluster);
     return Map.of("loadBalancingConfig", List.of(Map.of(POLICY_NAME, Map.of("cluster", cluster))));
+  }
+
+  /**
+   * A service config that selects this policy for {@code cluster} and hashes each request by the
+   * value of the header {@code hashHeader} when the cluster's policy is ring hash or maglev (the
+   * values of a repeated header joined with {@code ","}): {@code
+   * builder.defaultServiceConfig(XdsClusterPolicy.serviceConfig("carts", "x-user-id"))}. A call
+   * without the header gets a random hash unless it sets {@link #REQUEST_HASH}.
+   *
+   * @param cluster the cluster to route to
+   * @param hashHeader a gRPC ASCII header name, such as {@code "x-user-id"}
+   * @return the service config, for {@code ManagedChannelBuilder.defaultServiceConfig}
+   * @throws IllegalArgumentException if {@code cluster} or {@code hashHeader} is empty
+   */
+  public static Map<String, ?> serviceConfig(String cluster, String hashHeader) {
+    checkClusterName(cluster);
+    Objects.requireNonNull(hashHeader, "hashHeader");
+    if (hashHeader.isEmpty()) {
+      throw new IllegalArgumentException("hashHeader must not be empty");
+    }
+    return Map.of("loadBalancingConfig",
+        List.of(Map.of(POLICY_NAME, Map.of("cluster", cluster, "hashHeader", hashHeader))));
   }
 
   // "/" is encoded too: the name stays one segment, which no dot-segment rule can touch.

@@ -3,6 +3,8 @@ package io.jxds.balancer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jxds.balancer.internal.ClusterPolicyConfig;
+import io.jxds.balancer.internal.ClusterPolicyConfigParser;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,19 @@ class XdsClusterPolicyTest {
   void serviceConfigSelectsThePolicyForTheCluster() {
     assertThat(XdsClusterPolicy.serviceConfig("payments"))
         .isEqualTo(Map.of("loadBalancingConfig", List.of(Map.of("xds_cluster", Map.of("cluster", "payments")))));
+  }
+
+  @Test
+  void serviceConfigWithHashHeaderParsesToThatHeader() {
+    Map<String, ?> config = XdsClusterPolicy.serviceConfig("carts", "x-user-id");
+    assertThat(config).isEqualTo(Map.of("loadBalancingConfig",
+        List.of(Map.of("xds_cluster", Map.of("cluster", "carts", "hashHeader", "x-user-id")))));
+    @SuppressWarnings("unchecked")
+    Map<String, ?> policy = (Map<String, ?>) ((List<Map<String, ?>>) config.get("loadBalancingConfig")).get(0)
+        .get("xds_cluster");
+    assertThat(((ClusterPolicyConfig) ClusterPolicyConfigParser.parse(policy).getConfig()).hashHeader())
+        .isEqualTo("x-user-id");
+    assertThatThrownBy(() -> XdsClusterPolicy.serviceConfig("carts", "")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

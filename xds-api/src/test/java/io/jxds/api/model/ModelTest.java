@@ -43,6 +43,33 @@ class ModelTest {
   }
 
   @Test
+  void endpointHashKeyDefaultsToEmptyAndShowsInToString() throws Exception {
+    assertThat(Endpoint.of(ip("10.0.0.1", 80)).hashKey()).isEmpty();
+    assertThat(new Endpoint(ip("10.0.0.1", 80), HealthStatus.HEALTHY, 1, "", "pod-a").toString())
+        .isEqualTo("10.0.0.1:80 HEALTHY w=1 hash_key=pod-a");
+  }
+
+  @Test
+  void lbPolicySettingsAreValidatedInTheirConstructors() {
+    assertThat(LbPolicy.LeastRequest.defaults()).isEqualTo(new LbPolicy.LeastRequest(2, 1.0));
+    assertThatThrownBy(() -> new LbPolicy.LeastRequest(1, 1.0)).hasMessageContaining("choiceCount must be in [2, 10]");
+    assertThatThrownBy(() -> new LbPolicy.LeastRequest(11, 1.0)).hasMessageContaining("got 11");
+    assertThatThrownBy(() -> new LbPolicy.LeastRequest(2, -0.5)).hasMessageContaining("activeRequestBias");
+    assertThatThrownBy(() -> new LbPolicy.LeastRequest(2, Double.POSITIVE_INFINITY))
+        .hasMessageContaining("activeRequestBias");
+    assertThat(LbPolicy.RingHash.defaults()).isEqualTo(new LbPolicy.RingHash(1024, 8_388_608));
+    assertThatThrownBy(() -> new LbPolicy.RingHash(0, 10)).hasMessageContaining("minRingSize");
+    assertThatThrownBy(() -> new LbPolicy.RingHash(20, 10)).hasMessageContaining("maxRingSize");
+    assertThatThrownBy(() -> new LbPolicy.RingHash(1, 8_388_609)).hasMessageContaining("maxRingSize");
+    assertThat(LbPolicy.Maglev.defaults().tableSize()).isEqualTo(65537);
+    assertThatThrownBy(() -> new LbPolicy.Maglev(65536)).hasMessageContaining("prime");
+    assertThatThrownBy(() -> new LbPolicy.Maglev(5_000_101)).hasMessageContaining("prime");
+    assertThat(LbPolicy.Maglev.isPrime(5_000_011)).isTrue();
+    assertThat(LbPolicy.Maglev.isPrime(2)).isTrue();
+    assertThat(LbPolicy.Maglev.isPrime(9)).isFalse();
+  }
+
+  @Test
   void localityValidatesPriorityAndWeightAndCopiesEndpoints() throws Exception {
     List<Endpoint> eps = new ArrayList<>(List.of(Endpoint.of(ip("10.0.0.1", 80))));
     Locality l = new Locality(LocalityId.EMPTY, 0, 1, eps);

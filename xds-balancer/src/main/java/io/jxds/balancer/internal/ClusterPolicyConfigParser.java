@@ -36,11 +36,34 @@ public final class ClusterPolicyConfigParser {
     } catch (IllegalArgumentException e) {
       return invalid(e.getMessage());
     }
+    Object hashHeader = json.containsKey("hashHeader") ? json.get("hashHeader") : "";
+    if (!(hashHeader instanceof String header)) {
+      return invalid(
+          "\"hashHeader\" must be a header name string such as \"x-user-id\", got " + describe(hashHeader));
+    }
+    if (!header.isEmpty() && !isHeaderName(header)) {
+      return invalid("\"hashHeader\" must be a legal ASCII header name not starting with \":\" or ending in "
+          + "\"-bin\", got \"" + header + "\"");
+    }
     if (failover.isZero()) {
       // PriorityConfig needs a positive timer: a zero one would fail over before any connect.
       return invalid("\"failoverTimeout\" must be positive, got \"0s\"");
     }
-    return ConfigOrError.fromConfig(new ClusterPolicyConfig(name, failover, retention));
+    return ConfigOrError.fromConfig(new ClusterPolicyConfig(name, failover, retention, header));
+  }
+
+  /** A gRPC ASCII metadata key: lower-case letters, digits, '-', '_', '.'; not binary, not pseudo. */
+  private static boolean isHeaderName(String name) {
+    if (name.endsWith("-bin")) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = Character.toLowerCase(name.charAt(i));
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Duration duration(Map<String, ?> json, String field, Duration dflt) {
@@ -60,6 +83,9 @@ public final class ClusterPolicyConfigParser {
   }
 
   private static String describe(Object value) {
+    if (value == null) {
+      return "null";
+    }
     if (value instanceof Number) {
       return "number " + value;
     }

@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -129,11 +128,10 @@ class IstioShapedEndToEndTest {
 
   /**
    * What istiod sends for a DestinationRule {@code loadBalancer}: LEAST_REQUEST, RING_HASH (minimum
-   * ring size 1024) for a {@code consistentHash}, MAGLEV for {@code consistentHash.maglev}. NACKed
-   * until those policies land; then enable this: with no hash key configured, ring hash and maglev
-   * draw a random hash per RPC, so every policy reaches every backend.
+   * ring size 1024) for a {@code consistentHash}, MAGLEV for {@code consistentHash.maglev}. With no
+   * hash key configured, ring hash and maglev draw a random hash per RPC, so every policy reaches
+   * every backend.
    */
-  @Disabled("LEAST_REQUEST / RING_HASH / MAGLEV: enable when the lb policies land")
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"LEAST_REQUEST", "RING_HASH", "MAGLEV"})
   void destinationRuleLbPoliciesRouteToEveryBackend(String policy) throws Exception {

@@ -29,6 +29,27 @@ class ClusterPolicyConfigParserTest {
   }
 
   @Test
+  void hashHeaderIsReadAndLowerCased() {
+    ConfigOrError parsed = ClusterPolicyConfigParser.parse(Map.of("cluster", "carts", "hashHeader", "X-User-Id"));
+
+    assertThat(parsed.getConfig()).isEqualTo(
+        new ClusterPolicyConfig("carts", Duration.ofSeconds(10), Duration.ofMinutes(15), "x-user-id"));
+    assertThat(((ClusterPolicyConfig) ClusterPolicyConfigParser.parse(Map.of("cluster", "c")).getConfig())
+        .hashHeader()).isEmpty();
+  }
+
+  @Test
+  void hashHeaderThatIsNoHeaderNameIsInvalidArgument() {
+    assertInvalid(Map.of("cluster", "c", "hashHeader", 1.0),
+        "\"hashHeader\" must be a header name string such as \"x-user-id\", got number 1.0");
+    String legal =
+        "\"hashHeader\" must be a legal ASCII header name not starting with \":\" or ending in \"-bin\", got ";
+    assertInvalid(Map.of("cluster", "c", "hashHeader", "user id"), legal + "\"user id\"");
+    assertInvalid(Map.of("cluster", "c", "hashHeader", ":path"), legal + "\":path\"");
+    assertInvalid(Map.of("cluster", "c", "hashHeader", "token-bin"), legal + "\"token-bin\"");
+  }
+
+  @Test
   void unknownFieldsAreIgnored() {
     ConfigOrError parsed = ClusterPolicyConfigParser.parse(Map.of("cluster", "payments", "future", true));
 

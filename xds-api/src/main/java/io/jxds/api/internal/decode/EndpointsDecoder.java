@@ -2,7 +2,10 @@ package io.jxds.api.internal.decode;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Struct;
+import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
@@ -42,7 +45,9 @@ import java.util.Set;
  *       2^32-1;
  *   <li>{@code policy.drop_overloads} become parts per million (HUNDRED ×10 000, TEN_THOUSAND
  *       ×100, MILLION ×1), clamped to 1 000 000; another denominator is a NACK;
- *   <li>{@code policy.overprovisioning_factor} is kept (default 140).
+ *   <li>{@code policy.overprovisioning_factor} is kept (default 140);
+ *   <li>an endpoint's {@code metadata.filter_metadata["envoy.lb"].hash_key}, when a string, is its
+ *       key on a hash ring (gRFC A76).
  * </ul>
  *
  * <p>An endpoint {@code health_status} outside envoy's six values is read as UNHEALTHY: the
@@ -51,6 +56,8 @@ import java.util.Set;
 public final class EndpointsDecoder {
   static final String KIND = "ClusterLoadAssignment";
   private static final long MAX_UINT32 = 0xFFFF_FFFFL;
+  private static final String ENVOY_LB_METADATA = "envoy.lb";
+  private static final String HASH_KEY_FIELD = "hash_key";
 
   private EndpointsDecoder() {}
 
@@ -270,7 +277,22 @@ public final class EndpointsDecoder {
         new InetSocketAddress(ip, port),
         health(lb.getHealthStatusValue()),
         weight == 0 ? 1 : weight, // gRFC A27: unset or 0 means 1
-        endpoint.getHostname());
+        endpoint.getHostname(),
+        hashKey(lb.getMetadata()));
+  }
+
+  /**
+   * gRFC A76: an endpoint's key on a hash ring is {@code metadata.filter_metadata["envoy.lb"]}'s
+   * {@code hash_key} when that is a string; anything else (absent, another kind) means "use the
+   * address", not an error.
+   */
+  static String hashKey(Metadata metadata) {
+    Struct lb = metadata.getFilterMetadataMap().get(ENVOY_LB_METADATA);
+    if (lb == null) {
+      return "";
+    }
+    Value key = lb.getFieldsMap().get(HASH_KEY_FIELD);
+    return key != null && key.getKindCase() == Value.KindCase.STRING_VALUE ? key.getStringValue() : "";
   }
 
   private static List<DropOverload> dropOverloads(ClusterLoadAssignment cla, String name)

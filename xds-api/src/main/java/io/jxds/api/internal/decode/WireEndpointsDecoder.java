@@ -51,13 +51,16 @@ import java.util.Set;
  *   <li>a singular message field seen twice in one message: protobuf merges those, this reader
  *       does not (a repeated scalar field takes the last value, as protobuf does);
  *   <li>a known field it does not interpret, unless it is a singular number, bool or enum (skipped)
- *       or one of the messages no rule reads (endpoint and locality {@code metadata},
+ *       or one of the messages no rule reads (locality {@code metadata},
  *       {@code health_check_config}, {@code additional_addresses}, {@code proximity},
  *       {@code endpoint_stale_after}: parsed like {@code parseFrom} would, then dropped). So
  *       strings (protobuf checks their UTF-8), {@code named_port}, {@code resolver_name},
  *       {@code pipe}, {@code envoy_internal_address}, {@code endpoint_name},
  *       {@code named_endpoints}, {@code load_balancer_endpoints} and LEDS fall back.
  * </ul>
+ *
+ * <p>An endpoint's {@code metadata} is parsed as {@code parseFrom} would and read for its ring
+ * hash key (gRFC A76); seen twice in one endpoint (protobuf would merge), it falls back.
  *
  * <p>Unknown field numbers are skipped, as {@code parseFrom} keeps them aside unread. Field
  * numbers are the generated {@code *_FIELD_NUMBER} constants (checked against the descriptors in
@@ -94,6 +97,7 @@ final class WireEndpointsDecoder {
   private static final int LB_ENDPOINT = LbEndpoint.ENDPOINT_FIELD_NUMBER << 3 | LD;
   private static final int LB_HEALTH_STATUS = LbEndpoint.HEALTH_STATUS_FIELD_NUMBER << 3 | VARINT;
   private static final int LB_WEIGHT = LbEndpoint.LOAD_BALANCING_WEIGHT_FIELD_NUMBER << 3 | LD;
+  private static final int LB_METADATA = LbEndpoint.METADATA_FIELD_NUMBER << 3 | LD;
   private static final int ENDPOINT_ADDRESS =
       io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDRESS_FIELD_NUMBER << 3 | LD;
   private static final int ENDPOINT_HOSTNAME =
@@ -125,7 +129,6 @@ final class WireEndpointsDecoder {
    */
   private static final Map<FieldDescriptor, Parser<? extends MessageLite>> DISCARDED =
       Map.of(
-          LB_ENDPOINT_TYPE.findFieldByNumber(LbEndpoint.METADATA_FIELD_NUMBER), Metadata.parser(),
           LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.METADATA_FIELD_NUMBER), Metadata.parser(),
           LLE_TYPE.findFieldByNumber(LocalityLbEndpoints.PROXIMITY_FIELD_NUMBER), UInt32Value.parser(),
           ENDPOINT_TYPE
@@ -154,6 +157,7 @@ final class WireEndpointsDecoder {
   private int[] healths = new int[16];
   private int[] weights = new int[16];
   private String[] hostnames = new String[16];
+  private String[] hashKeys = new String[16];
 
   private WireEndpointsDecoder(ByteString bytes) {
     in = bytes.newCodedInput();
@@ -282,7 +286,7 @@ final class WireEndpointsDecoder {
       long weight = Integer.toUnsignedLong(weights[j]);
       weight = weight == 0 ? 1 : weight; // gRFC A27: unset or 0 means 1
       sum += weight;
-      out.add(new Endpoint(address, EndpointsDecoder.health(healths[j]), weight, hostnames[j]));
+      out.add(new Endpoint(address, EndpointsDecoder.health(healths[j]), weight, hostnames[j], hashKeys[j]));
     }
     if (sum > MAX_UINT32) {
       throw Fallback.INSTANCE;
@@ -301,8 +305,10 @@ final class WireEndpointsDecoder {
     healths[j] = 0;
     weights[j] = 0;
     hostnames[j] = "";
+    hashKeys[j] = "";
     boolean sawEndpoint = false;
     boolean sawWeight = false;
+    boolean sawMetadata = false;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
@@ -317,6 +323,9 @@ final class WireEndpointsDecoder {
       } else if (tag == LB_WEIGHT) {
         sawWeight = once(sawWeight);
         weights[j] = (int) uint32Value();
+      } else if (tag == LB_METADATA) {
+        sawMetadata = once(sawMetadata);
+        hashKeys[j] = EndpointsDecoder.hashKey(readMessage(Metadata.parser(), 2));
       } else {
         skip(tag, LB_ENDPOINT_TYPE, 2);
       }
@@ -516,13 +525,20 @@ final class WireEndpointsDecoder {
     if (parser == null || wireType != LD) {
       throw Fallback.INSTANCE;
     }
+    readMessage(parser, depth);
+  }
+
+  /** Parses a message field nested {@code depth} deep as {@code parseFrom} would. */
+  private <T extends MessageLite> T readMessage(Parser<T> parser, int depth) throws IOException {
     // parseFrom would parse it at this depth under its recursion limit (100): the stream has not
     // counted the levels this reader entered by hand, so lower the limit by as many.
     int limit = in.setRecursionLimit(RECURSION_LIMIT - depth);
     try {
-      if (!in.readMessage(parser, ExtensionRegistryLite.getEmptyRegistry()).isInitialized()) {
+      T message = in.readMessage(parser, ExtensionRegistryLite.getEmptyRegistry());
+      if (!message.isInitialized()) {
         throw Fallback.INSTANCE;
       }
+      return message;
     } finally {
       in.setRecursionLimit(limit);
     }
@@ -546,6 +562,7 @@ final class WireEndpointsDecoder {
     healths = Arrays.copyOf(healths, n);
     weights = Arrays.copyOf(weights, n);
     hostnames = Arrays.copyOf(hostnames, n);
+    hashKeys = Arrays.copyOf(hashKeys, n);
   }
 
   /** The key of the "once per priority" rule. */

@@ -9,8 +9,11 @@ import static io.jxds.testing.XdsResources.endpoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.Struct;
 import com.google.protobuf.UInt32Value;
+import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.Pipe;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -177,6 +180,34 @@ class EndpointsDecoderTest {
     assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::address)
         .containsExactly(addr("192.168.1.254", 1), addr("2001:db8::8a2e:370:7334", 65535), addr("10.1.2.3", 443));
+  }
+
+  @Test
+  void envoyLbHashKeyStringIsTheEndpointsHashKey() throws Exception {
+    ClusterLoadAssignment cla =
+        endpoints("e")
+            .locality("a", "", "", l -> l
+                .lbEndpoint(withMetadata("10.0.0.1", "envoy.lb", "hash_key", Value.newBuilder().setStringValue("k1")))
+                .lbEndpoint(withMetadata("10.0.0.2", "envoy.lb", "hash_key", Value.newBuilder().setNumberValue(7)))
+                .lbEndpoint(withMetadata("10.0.0.3", "istio", "hash_key", Value.newBuilder().setStringValue("k3")))
+                .lbEndpoint(withMetadata("10.0.0.4", "envoy.lb", "other", Value.newBuilder().setStringValue("k4")))
+                .endpoint("10.0.0.5", 80, HEALTHY))
+            .build();
+    // gRFC A76: only a string hash_key under envoy.lb counts; anything else means "use the address".
+    assertThat(decode(cla).localities().get(0).endpoints())
+        .extracting(Endpoint::hashKey)
+        .containsExactly("k1", "", "", "", "");
+  }
+
+  private static LbEndpoint withMetadata(String ip, String filter, String key, Value.Builder value) {
+    return LbEndpoint.newBuilder()
+        .setHealthStatus(HEALTHY)
+        .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+            .setAddress(Address.newBuilder()
+                .setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(80))))
+        .setMetadata(Metadata.newBuilder().putFilterMetadata(filter, Struct.newBuilder().putFields(key, value.build())
+            .build()))
+        .build();
   }
 
   @Test

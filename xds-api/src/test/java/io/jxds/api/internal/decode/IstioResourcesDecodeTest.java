@@ -1,7 +1,6 @@
 package io.jxds.api.internal.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.google.protobuf.ListValue;
 import com.google.protobuf.Struct;
@@ -20,7 +19,6 @@ import io.jxds.testing.IstioResources;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** What istiod sends a proxyless gRPC client ({@link IstioResources}) decodes with jxds's decoders. */
@@ -77,21 +75,22 @@ class IstioResourcesDecodeTest {
   /**
    * What istiod sends for a DestinationRule {@code loadBalancer}: LEAST_REQUEST for {@code simple:
    * LEAST_REQUEST}, RING_HASH (minimum ring size 1024) for a {@code consistentHash}, MAGLEV for
-   * {@code consistentHash.maglev}. NACKed until those policies land; then enable this and assert
-   * the decoded policy too.
+   * {@code consistentHash.maglev}.
    */
-  @Disabled("LEAST_REQUEST / RING_HASH / MAGLEV decoding: enable when the lb policies land")
   @Test
-  void destinationRuleLbPoliciesDecode() {
-    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).leastRequest().build()))
-        .doesNotThrowAnyException();
-    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).consistentHash().build()))
-        .doesNotThrowAnyException();
-    assertThatCode(() -> ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).maglev().build()))
-        .doesNotThrowAnyException();
-    assertThatCode(() -> ClusterDecoder.decode(
-            IstioResources.subsetCluster(HOST, 8080, "v1").consistentHash(4096).http2MaxRequests(10).build()))
-        .doesNotThrowAnyException();
+  void destinationRuleLbPoliciesDecode() throws Exception {
+    assertThat(ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).leastRequest().build()).lbPolicy())
+        .isEqualTo(new LbPolicy.LeastRequest(
+            LbPolicy.LeastRequest.DEFAULT_CHOICE_COUNT, LbPolicy.LeastRequest.DEFAULT_ACTIVE_REQUEST_BIAS));
+    assertThat(ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).consistentHash().build()).lbPolicy())
+        .isInstanceOfSatisfying(LbPolicy.RingHash.class, r -> assertThat(r.minRingSize()).isEqualTo(1024));
+    assertThat(ClusterDecoder.decode(IstioResources.cluster(HOST, 8080).maglev().build()).lbPolicy())
+        .isInstanceOf(LbPolicy.Maglev.class);
+    ClusterUpdate subset = ClusterDecoder.decode(
+        IstioResources.subsetCluster(HOST, 8080, "v1").consistentHash(4096).http2MaxRequests(10).build());
+    assertThat(subset.lbPolicy())
+        .isInstanceOfSatisfying(LbPolicy.RingHash.class, r -> assertThat(r.minRingSize()).isEqualTo(4096));
+    assertThat(subset.maxConcurrentRequests()).isEqualTo(10);
   }
 
   @Test

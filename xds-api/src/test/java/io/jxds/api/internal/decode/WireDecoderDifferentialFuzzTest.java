@@ -153,7 +153,10 @@ class WireDecoderDifferentialFuzzTest {
         LbEndpoint.newBuilder(
                 XdsResources.endpoints("x").locality("a", "", "", l -> l.endpoint("10.1.1.1", 80, HEALTHY))
                     .build().getEndpoints(0).getLbEndpoints(0))
-            .setMetadata(Metadata.newBuilder().putFilterMetadata("envoy.lb", Struct.getDefaultInstance()))
+            .setMetadata(Metadata.newBuilder().putFilterMetadata("envoy.lb", Struct.newBuilder()
+                .putFields("hash_key", com.google.protobuf.Value.newBuilder().setStringValue("key-1").build())
+                .putFields("other", com.google.protobuf.Value.newBuilder().setNumberValue(2).build())
+                .build()))
             .build();
     ClusterLoadAssignment unknownFields =
         XdsResources.endpoints("unknown-fields")

@@ -14,6 +14,7 @@ import io.jxds.balancer.internal.eds.EdsConfig;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.tls.ClusterTlsBinding;
+import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>The first good {@link ClusterUpdate} creates the EDS child; later ones update it (a new
- *       EDS service name re-watches endpoints, a new {@code max_requests} applies in place).
+ *       EDS service name re-watches endpoints, a new {@code max_requests} or endpoint-picking
+ *       policy applies in place).
  *   <li>The cluster does not exist (timer or deletion): TRANSIENT_FAILURE naming it, child closed;
  *       it comes back if the cluster reappears.
  *   <li>An error before any data: TRANSIENT_FAILURE with the error. With data: keep serving.
@@ -135,7 +137,8 @@ public final class CdsBalancer extends LoadBalancer {
         current.edsServiceName(),
         current.maxConcurrentRequests(),
         config.failoverTimeout(),
-        config.childRetention());
+        config.childRetention(),
+        new EndpointPolicy(current.lbPolicy(), config.hashHeader()));
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)

@@ -4,7 +4,6 @@ import io.grpc.Attributes;
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
-import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -34,6 +33,8 @@ import java.util.random.RandomGenerator;
  * Immutable; safe on any thread.
  */
 final class ClusterRequestPicker extends SubchannelPicker {
+  private static final int MAX_CACHED = 1 << 16;
+
   private final SubchannelPicker child;
   private final int[] dropPartsPerMillion;
   private final PickResult[] dropResults;
@@ -43,7 +44,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final PickResult overLimit;
   private final AtomicLong circuitBreakerDrops;
   private final RandomGenerator random;
-  private final ConcurrentMap<Subchannel, PickResult> admittedBySubchannel = new ConcurrentHashMap<>();
+  /** The admitted result for each of the child's results (pickers pre-make theirs: a few per endpoint). */
+  private final ConcurrentMap<PickResult, PickResult> admitted = new ConcurrentHashMap<>();
 
   ClusterRequestPicker(
       String cluster,
@@ -89,19 +91,25 @@ final class ClusterRequestPicker extends SubchannelPicker {
       circuitBreakerDrops.incrementAndGet();
       return overLimit;
     }
+    // One admitted result per child result, made on its first pick, so a pick allocates nothing:
+    // the picker lives until the next state change, and jxds's child pickers return results made
+    // when they were built (one per endpoint, least request's with its counting tracer). A child
+    // that made a new result per pick would fill the map: past MAX_CACHED, results are not kept.
+    PickResult result = admitted.get(picked);
+    if (result == null) {
+      result = admit(picked);
+      if (admitted.size() < MAX_CACHED) {
+        admitted.putIfAbsent(picked, result);
+      }
+    }
+    return result;
+  }
+
+  private PickResult admit(PickResult picked) {
     ClientStreamTracer.Factory childTracer = picked.getStreamTracerFactory();
-    if (childTracer != null) {
-      return PickResult.withSubchannel(
-          picked.getSubchannel(), new BothTracers(childTracer, inFlight.tracerFactory()));
-    }
-    // The usual case: one result per subchannel, made on its first pick, so a pick allocates
-    // nothing (the picker lives until the next state change, and its subchannels are fixed).
-    PickResult admitted = admittedBySubchannel.get(picked.getSubchannel());
-    if (admitted == null) {
-      admitted = admittedBySubchannel.computeIfAbsent(
-          picked.getSubchannel(), sc -> PickResult.withSubchannel(sc, inFlight.tracerFactory()));
-    }
-    return admitted;
+    return PickResult.withSubchannel(picked.getSubchannel(), childTracer == null
+        ? inFlight.tracerFactory()
+        : new BothTracers(childTracer, inFlight.tracerFactory()));
   }
 
   @Override

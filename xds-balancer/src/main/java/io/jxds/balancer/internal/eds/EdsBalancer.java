@@ -60,7 +60,8 @@ public final class EdsBalancer extends LoadBalancer {
   private long published;
 
   /**
-   * @param pickRandom draws drops on RPC threads: must be thread-safe
+   * @param pickRandom draws drops, least request's choices and random request hashes on RPC
+   *     threads: must be thread-safe
    * @param treeRandom seeds the priority tree's pickers, on the SynchronizationContext
    */
   public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
@@ -99,7 +100,7 @@ public final class EdsBalancer extends LoadBalancer {
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
           helper.getSynchronizationContext());
     } else if (endpoints != null) {
-      applyEndpoints(); // new timers or a new request limit
+      applyEndpoints(); // new timers, a new request limit or a new endpoint-picking policy
     }
     return Status.OK;
   }
@@ -128,7 +129,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void applyEndpoints() {
-    List<LocalityGroup> groups = EdsPriorities.of(endpoints);
+    List<LocalityGroup> groups = EdsPriorities.of(endpoints, config.policy());
     if (groups.isEmpty()) {
       if (priorities != null) {
         logger.warn("cluster {}: no usable endpoints left in {}", config.cluster(), config.edsServiceName());
@@ -139,7 +140,7 @@ public final class EdsBalancer extends LoadBalancer {
     }
     if (priorities == null) {
       ChildHelper childHelper = new ChildHelper();
-      priorities = new PriorityBalancer(childHelper, treeRandom);
+      priorities = new PriorityBalancer(childHelper, treeRandom, pickRandom);
       childHelper.owner = priorities;
     }
     long publishedBefore = published;

@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.eds;
 
+import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -11,17 +12,27 @@ import java.util.Objects;
  * @param maxConcurrentRequests the circuit breaker's limit of open streams
  * @param failoverTimeout the priority layer's failover timer
  * @param childRetention how long the priority layer keeps a deactivated child
+ * @param policy how each priority picks its endpoints (a change re-feeds the priorities)
  */
 public record EdsConfig(
     String cluster,
     String edsServiceName,
     long maxConcurrentRequests,
     Duration failoverTimeout,
-    Duration childRetention) {
+    Duration childRetention,
+    EndpointPolicy policy) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(failoverTimeout, "failoverTimeout");
     Objects.requireNonNull(childRetention, "childRetention");
+    Objects.requireNonNull(policy, "policy");
+  }
+
+  /** A round-robin cluster's config. */
+  public EdsConfig(
+      String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
+      Duration childRetention) {
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, EndpointPolicy.ROUND_ROBIN);
   }
 }

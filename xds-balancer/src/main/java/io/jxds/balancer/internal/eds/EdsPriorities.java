@@ -4,6 +4,7 @@ import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.Locality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +16,10 @@ final class EdsPriorities {
    * The priorities of an EDS update, as grpc-java builds them: localities grouped
    * by priority in ascending order, localities without a usable endpoint dropped, and priorities
    * left empty removed, the lower ones moving up. An update with no usable endpoint at all gives
-   * an empty list, which the balancer reports as TRANSIENT_FAILURE.
+   * an empty list, which the balancer reports as TRANSIENT_FAILURE. Every priority carries the
+   * cluster's endpoint-picking {@code policy}.
    */
-  static List<LocalityGroup> of(EndpointsUpdate update) {
+  static List<LocalityGroup> of(EndpointsUpdate update, EndpointPolicy policy) {
     List<List<LocalityConfig>> byPriority = new ArrayList<>();
     for (int p = 0; p < update.priorityCount(); p++) {
       byPriority.add(new ArrayList<>());
@@ -30,7 +32,7 @@ final class EdsPriorities {
     List<LocalityGroup> priorities = new ArrayList<>();
     for (List<LocalityConfig> localities : byPriority) {
       if (!localities.isEmpty()) {
-        priorities.add(new LocalityGroup(localities));
+        priorities.add(new LocalityGroup(localities, policy));
       }
     }
     return priorities;

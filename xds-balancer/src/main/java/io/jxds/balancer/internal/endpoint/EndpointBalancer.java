@@ -1,7 +1,9 @@
 package io.jxds.balancer.internal.endpoint;
 
 import static io.grpc.ConnectivityState.CONNECTING;
+import static io.grpc.ConnectivityState.IDLE;
 import static io.grpc.ConnectivityState.READY;
+import static io.grpc.ConnectivityState.SHUTDOWN;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 
 import io.grpc.ConnectivityState;
@@ -10,9 +12,14 @@ import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
+import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.picker.OpenStreams;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
+import io.jxds.balancer.internal.tree.CoalescedUpdate;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.StickyFailure;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leaf of the jxds tree: the endpoints of one locality, one subchannel each, picked by smooth
- * weighted round robin.
+ * weighted round robin ({@link WeightedEndpointPicker}) or least request ({@link
+ * LeastRequestPicker}, whose outstanding-RPC counts belong to the endpoints and outlive pickers).
  *
  * <ul>
  *   <li>Only HEALTHY and UNKNOWN endpoints get a subchannel (gRFC A27). Updates are diffed by
@@ -51,24 +59,35 @@ public final class EndpointBalancer extends LoadBalancer {
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
+  private final RandomGenerator pickRandom;
+  private final CoalescedUpdate update;
 
   private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
+  private LbPolicy policy = LbPolicy.ROUND_ROBIN;
   private Status lastError;
   private WeightedEndpointPicker readyPicker;
+  private LeastRequestPicker leastRequestPicker;
   private FailingPicker failingPicker;
-  private boolean updateScheduled;
   private boolean shutdown;
 
   /**
    * @param helper the parent's helper; subchannels are created through it
    * @param name for logs and error texts, e.g. {@code cluster[child1] {region="r", ...}}
    * @param random draws each picker's start position; used on the SynchronizationContext only
+   * @param pickRandom draws least request's choices on RPC threads: must be thread-safe
    */
-  public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.published = new PublishedState(helper);
+    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
+    this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+  }
+
+  /** A balancer whose least-request picks draw from the RPC thread's own generator. */
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random) {
+    this(helper, name, random, ThreadLocalRandomGenerator.INSTANCE);
   }
 
   /**
@@ -91,6 +110,7 @@ public final class EndpointBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
+    policy = group.policy();
     Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
     List<EndpointState> created = new ArrayList<>();
     for (Endpoint endpoint : group.endpoints()) {
@@ -157,45 +177,20 @@ public final class EndpointBalancer extends LoadBalancer {
     if (shutdown || endpoints.get(endpoint.address) != endpoint) {
       return; // a removed endpoint's late news
     }
-    switch (info.getState()) {
-      case READY -> endpoint.state = READY;
-      case IDLE -> {
-        // A READY connection went away (or the subchannel never connected): reconnect at once.
-        endpoint.subchannel.requestConnection();
-        if (endpoint.state != TRANSIENT_FAILURE) {
-          endpoint.state = CONNECTING;
-        }
-      }
-      case CONNECTING -> {
-        if (endpoint.state != TRANSIENT_FAILURE) { // gRFC A62: sticky until READY
-          endpoint.state = CONNECTING;
-        }
-      }
-      case TRANSIENT_FAILURE -> {
-        endpoint.state = TRANSIENT_FAILURE;
-        lastError = info.getStatus();
-      }
-      case SHUTDOWN -> {
-        return;
-      }
-    }
-    scheduleUpdate();
-  }
-
-  /**
-   * Folds the subchannel reports already queued on the SynchronizationContext into one picker
-   * rebuild: when many connections come up at once (a new locality, a channel leaving IDLE), the
-   * picker is built once per burst, not once per subchannel.
-   */
-  private void scheduleUpdate() {
-    if (updateScheduled) {
+    ConnectivityState reported = info.getState();
+    if (reported == SHUTDOWN) {
       return;
     }
-    updateScheduled = true;
-    helper.getSynchronizationContext().executeLater(() -> {
-      updateScheduled = false;
-      updateState();
-    });
+    if (reported == IDLE) {
+      // A READY connection went away (or the subchannel never connected): reconnect at once.
+      endpoint.subchannel.requestConnection();
+      reported = CONNECTING;
+    }
+    endpoint.state = StickyFailure.next(endpoint.state, reported);
+    if (reported == TRANSIENT_FAILURE) {
+      lastError = info.getStatus();
+    }
+    update.schedule();
   }
 
   /** The one place that recomputes the aggregate state and picker. */
@@ -204,10 +199,12 @@ public final class EndpointBalancer extends LoadBalancer {
       return;
     }
     List<Subchannel> ready = new ArrayList<>();
+    List<OpenStreams> readyActive = new ArrayList<>();
     boolean connecting = false;
     for (EndpointState endpoint : endpoints.values()) {
       if (endpoint.state == READY) {
         ready.add(endpoint.subchannel);
+        readyActive.add(endpoint.active);
       } else if (endpoint.state == CONNECTING) {
         connecting = true;
       }
@@ -220,10 +217,17 @@ public final class EndpointBalancer extends LoadBalancer {
           weights[i++] = endpoint.weight;
         }
       }
-      if (readyPicker == null || !readyPicker.serves(ready, weights)) {
-        readyPicker = new WeightedEndpointPicker(ready, weights, random);
+      if (policy instanceof LbPolicy.LeastRequest leastRequest) {
+        if (leastRequestPicker == null || !leastRequestPicker.serves(ready, weights, leastRequest)) {
+          leastRequestPicker = new LeastRequestPicker(ready, weights, readyActive, leastRequest, pickRandom);
+        }
+        publish(READY, leastRequestPicker);
+      } else {
+        if (readyPicker == null || !readyPicker.serves(ready, weights)) {
+          readyPicker = new WeightedEndpointPicker(ready, weights, random);
+        }
+        publish(READY, readyPicker);
       }
-      publish(READY, readyPicker);
     } else if (connecting) {
       publish(CONNECTING, QueuingPicker.INSTANCE);
     } else {
@@ -260,9 +264,10 @@ public final class EndpointBalancer extends LoadBalancer {
     return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
   }
 
-  /** One usable endpoint: its subchannel, weight and effective (sticky) state. */
+  /** One usable endpoint: its subchannel, weight, effective (sticky) state and outstanding RPCs. */
   private static final class EndpointState {
     final InetSocketAddress address;
+    final OpenStreams active = new OpenStreams();
     long weight;
     Subchannel subchannel;
     ConnectivityState state = CONNECTING; // asked to connect when created

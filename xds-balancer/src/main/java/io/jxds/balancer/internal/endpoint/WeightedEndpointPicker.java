@@ -6,7 +6,7 @@ import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
 import io.jxds.balancer.internal.picker.StripedCursor;
-import java.util.Arrays;
+import io.jxds.balancer.internal.tree.PickerInputs;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -46,17 +46,9 @@ final class WeightedEndpointPicker extends SubchannelPicker {
     return sequence[cursor.next()];
   }
 
-  /** Whether this picker already serves exactly these subchannels with these weights. */
+  /** Whether this picker already serves exactly these children with these weights. */
   boolean serves(List<Subchannel> otherSubchannels, long[] otherWeights) {
-    if (otherSubchannels.size() != subchannels.size() || !Arrays.equals(weights, otherWeights)) {
-      return false;
-    }
-    for (int i = 0; i < subchannels.size(); i++) {
-      if (subchannels.get(i) != otherSubchannels.get(i)) {
-        return false;
-      }
-    }
-    return true;
+    return PickerInputs.same(subchannels, weights, otherSubchannels, otherWeights);
   }
 
   @Override

@@ -8,12 +8,14 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.endpoint.EndpointBalancer;
 import io.jxds.balancer.internal.endpoint.EndpointGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
+import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
 import io.jxds.balancer.internal.tree.PublishedState;
 import java.util.ArrayList;
@@ -49,7 +51,9 @@ public final class LocalityBalancer extends LoadBalancer {
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
+  private final RandomGenerator pickRandom;
 
+  private LbPolicy endpointPolicy = LbPolicy.ROUND_ROBIN;
   private Map<LocalityId, LocalityChild> children = new LinkedHashMap<>();
   private boolean updating;
   private boolean shutdown;
@@ -62,12 +66,19 @@ public final class LocalityBalancer extends LoadBalancer {
    * @param helper the parent's helper
    * @param name the priority child's name, e.g. {@code cluster[child1]}, for logs and errors
    * @param random draws each picker's start position; used on the SynchronizationContext only
+   * @param pickRandom draws least request's choices on RPC threads: must be thread-safe
    */
-  public LocalityBalancer(Helper helper, String name, RandomGenerator random) {
+  public LocalityBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
+    this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+  }
+
+  /** A balancer whose least-request picks draw from the RPC thread's own generator. */
+  public LocalityBalancer(Helper helper, String name, RandomGenerator random) {
+    this(helper, name, random, ThreadLocalRandomGenerator.INSTANCE);
   }
 
   /**
@@ -90,6 +101,9 @@ public final class LocalityBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
+    LbPolicy previousPolicy = endpointPolicy;
+    endpointPolicy = group.policy().lbPolicy();
+    boolean policyChanged = !endpointPolicy.equals(previousPolicy);
     updating = true;
     try {
       Map<LocalityId, LocalityChild> next = new LinkedHashMap<>();
@@ -102,13 +116,13 @@ public final class LocalityBalancer extends LoadBalancer {
         if (child == null) {
           child = new LocalityChild(locality);
           next.put(locality.id(), child);
-          child.balancer.acceptConfig(new EndpointGroup(locality.endpoints()));
+          child.balancer.acceptConfig(new EndpointGroup(locality.endpoints(), endpointPolicy));
         } else {
           LocalityConfig previous = child.config;
           child.config = locality;
           next.put(locality.id(), child);
-          if (!previous.endpoints().equals(locality.endpoints())) {
-            child.balancer.acceptConfig(new EndpointGroup(locality.endpoints()));
+          if (policyChanged || !previous.endpoints().equals(locality.endpoints())) {
+            child.balancer.acceptConfig(new EndpointGroup(locality.endpoints(), endpointPolicy));
           }
         }
       }
@@ -238,7 +252,7 @@ public final class LocalityBalancer extends LoadBalancer {
     LocalityChild(LocalityConfig config) {
       this.config = config;
       ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
-      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random);
+      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random, pickRandom);
     }
 
     void shutdown() {

@@ -5,7 +5,7 @@ import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
 import io.jxds.balancer.internal.picker.StripedCursor;
-import java.util.Arrays;
+import io.jxds.balancer.internal.tree.PickerInputs;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -53,17 +53,9 @@ final class WeightedLocalityPicker extends SubchannelPicker {
     return sequence[cursor.next()].pickSubchannel(args);
   }
 
-  /** Whether this picker already serves exactly these child pickers with these weights. */
+  /** Whether this picker already serves exactly these children with these weights. */
   boolean serves(List<SubchannelPicker> otherChildren, long[] otherWeights) {
-    if (otherChildren.size() != children.size() || !Arrays.equals(weights, otherWeights)) {
-      return false;
-    }
-    for (int i = 0; i < children.size(); i++) {
-      if (children.get(i) != otherChildren.get(i)) {
-        return false;
-      }
-    }
-    return true;
+    return PickerInputs.same(children, weights, otherChildren, otherWeights);
   }
 
   @Override

@@ -9,10 +9,10 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext.ScheduledHandle;
-import io.jxds.balancer.internal.locality.LocalityBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
+import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
 import io.jxds.balancer.internal.tree.PublishedState;
 import java.time.Duration;
@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One cluster's priorities (gRFC A56, with A115's immediate removal): a {@link LocalityBalancer}
- * child per priority, started lazily from the highest down, only as far as needed.
+ * One cluster's priorities (gRFC A56, with A115's immediate removal): a child per priority
+ * ({@link PriorityChildBalancer}: localities by weight, or one hash ring over the priority, by the
+ * cluster's policy), started lazily from the highest down, only as far as needed.
  *
  * <ul>
  *   <li>Each started child gets a failover timer ({@link PriorityConfig#failoverTimeout()}). If
@@ -77,7 +78,17 @@ public final class PriorityBalancer extends LoadBalancer {
    * @param random draws pickers' start positions; used on the SynchronizationContext only
    */
   public PriorityBalancer(Helper helper, RandomGenerator random) {
-    this(helper, localityChildren(Objects.requireNonNull(random, "random")));
+    this(helper, random, ThreadLocalRandomGenerator.INSTANCE);
+  }
+
+  /**
+   * @param helper the channel's (or the parent balancer's) helper
+   * @param random draws pickers' start positions; used on the SynchronizationContext only
+   * @param pickRandom draws on RPC threads (least request's choices, random request hashes): must
+   *     be thread-safe
+   */
+  public PriorityBalancer(Helper helper, RandomGenerator random, RandomGenerator pickRandom) {
+    this(helper, policyChildren(Objects.requireNonNull(random, "random"), Objects.requireNonNull(pickRandom)));
   }
 
   /** For tests: children made by {@code childFactory} instead of LocalityBalancers. */
@@ -87,8 +98,8 @@ public final class PriorityBalancer extends LoadBalancer {
     this.childFactory = Objects.requireNonNull(childFactory, "childFactory");
   }
 
-  private static ChildFactory localityChildren(RandomGenerator random) {
-    return (childHelper, name) -> new LocalityBalancer(childHelper, name, random);
+  private static ChildFactory policyChildren(RandomGenerator random, RandomGenerator pickRandom) {
+    return (childHelper, name) -> new PriorityChildBalancer(childHelper, name, random, pickRandom);
   }
 
   /** Makes the balancer of one priority; it is fed {@link LocalityGroup} configs. */
@@ -339,7 +350,7 @@ public final class PriorityBalancer extends LoadBalancer {
         + ", priorities=" + priorityNames + ", selected=" + selected + ", state=" + published.state() + "}";
   }
 
-  /** A started priority: its LocalityBalancer, last reported state and its two timers. */
+  /** A started priority: its balancer, last reported state and its two timers. */
   private final class PriorityChild {
     final String name;
     final LoadBalancer balancer;

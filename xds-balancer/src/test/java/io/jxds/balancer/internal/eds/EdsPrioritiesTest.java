@@ -7,6 +7,7 @@ import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.Locality;
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.tree.EndpointPolicy;
 import io.jxds.balancer.testing.Endpoints;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class EdsPrioritiesTest {
         new Locality(Endpoints.zone("d"), 2, 4, List.of(endpoint(4)))),
         List.of(), EndpointsUpdate.DEFAULT_OVERPROVISIONING_FACTOR);
 
-    List<LocalityGroup> priorities = EdsPriorities.of(update);
+    List<LocalityGroup> priorities = EdsPriorities.of(update, EndpointPolicy.ROUND_ROBIN);
 
     assertThat(priorities).hasSize(2);
     assertThat(priorities.get(0).localities()).extracting(l -> l.id().zone()).containsExactly("b");

@@ -1,0 +1,341 @@
+package io.jxds.balancer.internal.hash;
+
+import static io.grpc.ConnectivityState.CONNECTING;
+import static io.grpc.ConnectivityState.IDLE;
+import static io.grpc.ConnectivityState.READY;
+import static io.grpc.ConnectivityState.SHUTDOWN;
+import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
+
+import io.grpc.ConnectivityState;
+import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
+import io.grpc.Status;
+import io.jxds.api.model.Endpoint;
+import io.jxds.api.model.LbPolicy;
+import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.LocalityConfig;
+import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.tree.CoalescedUpdate;
+import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.StickyFailure;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ring hash or maglev over all the endpoints of one priority (gRFC A42): one subchannel per
+ * usable endpoint, one ring ({@link HashRing}) or table ({@link MaglevTable}) over them all.
+ *
+ * <ul>
+ *   <li>An endpoint's weight is its locality's normalized weight times its own normalized weight
+ *       in the locality (A42): locality weights 1 and 3 with two equal endpoints each give
+ *       endpoint shares 12.5 %, 12.5 %, 37.5 % and 37.5 %. Its key is the {@code envoy.lb}
+ *       {@code hash_key} when present (gRFC A76), else {@code ip:port}.
+ *   <li>Connections are lazy (A42): a subchannel connects when a pick lands on it ({@link
+ *       HashPicker}), or when the balancer needs one to recover from TRANSIENT_FAILURE.
+ *   <li>State (A42): READY if any endpoint is; else TRANSIENT_FAILURE if two or more failed; else
+ *       CONNECTING if any is connecting, or one failed among several; else IDLE if any is idle;
+ *       else TRANSIENT_FAILURE. A failed endpoint stays failed until READY (gRFC A62). While no
+ *       endpoint is READY or connecting and one has failed, the first IDLE endpoint is asked to
+ *       connect, so the priority recovers without traffic.
+ *   <li>The ring or table is rebuilt only when the endpoints, their weights or keys, or the
+ *       policy's settings change; the picker on every state change, once per burst of reports.
+ * </ul>
+ *
+ * <p>Runs on the channel's SynchronizationContext; not thread-safe otherwise.
+ */
+public final class HashBalancer extends LoadBalancer {
+  private static final Logger logger = LoggerFactory.getLogger(HashBalancer.class);
+
+  private final Helper helper;
+  private final PublishedState published;
+  private final String name;
+  private final RandomGenerator pickRandom;
+  private final CoalescedUpdate update;
+
+  private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
+  /** The endpoints in table order: index i of the table is {@code ordered.get(i)}. */
+  private List<EndpointState> ordered = List.of();
+  private SlotTable table;
+  private TableInputs tableInputs;
+  private String hashHeader = "";
+  private Status lastError;
+  private boolean shutdown;
+
+  /**
+   * @param helper the parent's helper; subchannels are created through it
+   * @param name for logs and error texts, e.g. {@code cluster[child1]}
+   * @param pickRandom draws random request hashes on RPC threads: must be thread-safe
+   */
+  public HashBalancer(Helper helper, String name, RandomGenerator pickRandom) {
+    this.helper = Objects.requireNonNull(helper, "helper");
+    this.published = new PublishedState(helper);
+    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
+    this.name = Objects.requireNonNull(name, "name");
+    this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+  }
+
+  /** Accepts a {@link LocalityGroup} whose policy is ring hash or maglev; addresses are ignored. */
+  @Override
+  public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
+    if (!(config instanceof LocalityGroup group) || !group.policy().hashesRequests()) {
+      return Status.UNAVAILABLE.withDescription(name + ": expected a ring hash or maglev LocalityGroup, got " + config);
+    }
+    acceptConfig(group);
+    return Status.OK;
+  }
+
+  /** Applies new localities: subchannels are kept, created or shut down by address. */
+  public void acceptConfig(LocalityGroup group) {
+    if (shutdown) {
+      return;
+    }
+    hashHeader = group.policy().hashHeader();
+    List<Endpoint> usable = new ArrayList<>();
+    List<Double> weights = new ArrayList<>();
+    collect(group, usable, weights);
+    Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
+    List<String> keys = new ArrayList<>(usable.size());
+    double[] weightArray = new double[usable.size()];
+    for (int i = 0; i < usable.size(); i++) {
+      Endpoint endpoint = usable.get(i);
+      EndpointState state = endpoints.remove(endpoint.address());
+      if (state == null) {
+        state = new EndpointState(endpoint.address());
+        create(state);
+      }
+      next.put(endpoint.address(), state);
+      keys.add(endpoint.hashKey().isEmpty() ? hostPort(endpoint.address()) : endpoint.hashKey());
+      weightArray[i] = weights.get(i);
+    }
+    for (EndpointState removed : endpoints.values()) {
+      logger.debug("{}: endpoint {} removed", name, removed.address);
+      removed.subchannel.shutdown();
+    }
+    endpoints = next;
+    ordered = List.copyOf(next.values());
+    TableInputs inputs = new TableInputs(keys, weightArray, group.policy().lbPolicy());
+    if (!inputs.equals(tableInputs) && !keys.isEmpty()) {
+      table = inputs.build();
+      tableInputs = inputs;
+      logger.debug("{}: built {} of {} slots over {} endpoints", name, inputs.policy, table.size(), keys.size());
+    }
+    updateState();
+  }
+
+  /**
+   * The usable endpoints of the group, the first of each address, each with its A42 weight:
+   * locality weight over the localities' total, times endpoint weight over its locality's total.
+   */
+  private static void collect(LocalityGroup group, List<Endpoint> usable, List<Double> weights) {
+    Set<LocalityId> seenLocalities = new HashSet<>();
+    Set<InetSocketAddress> seenAddresses = new HashSet<>();
+    double localityTotal = 0;
+    List<LocalityConfig> localities = new ArrayList<>();
+    for (LocalityConfig locality : group.localities()) {
+      if (seenLocalities.add(locality.id()) && locality.endpoints().stream().anyMatch(e -> e.health().isUsable())) {
+        localities.add(locality);
+        localityTotal += locality.weight();
+      }
+    }
+    for (LocalityConfig locality : localities) {
+      double endpointTotal = 0;
+      for (Endpoint e : locality.endpoints()) {
+        if (e.health().isUsable()) {
+          endpointTotal += e.weight();
+        }
+      }
+      for (Endpoint e : locality.endpoints()) {
+        if (e.health().isUsable() && seenAddresses.add(e.address())) {
+          usable.add(e);
+          weights.add(locality.weight() / localityTotal * (e.weight() / endpointTotal));
+        }
+      }
+    }
+  }
+
+  @Override
+  public void handleNameResolutionError(Status error) {
+    if (endpoints.isEmpty()) {
+      lastError = error;
+      updateState();
+    }
+  }
+
+  /** gRFC A42: leaving IDLE connects one endpoint, unless one is already up or coming up. */
+  @Override
+  public void requestConnection() {
+    connectFirstIdleUnlessActive();
+  }
+
+  @Override
+  public void shutdown() {
+    shutdown = true;
+    for (EndpointState endpoint : endpoints.values()) {
+      endpoint.subchannel.shutdown();
+    }
+    endpoints = new LinkedHashMap<>();
+    ordered = List.of();
+  }
+
+  private void create(EndpointState endpoint) {
+    Subchannel subchannel = helper.createSubchannel(
+        CreateSubchannelArgs.newBuilder()
+            .setAddresses(new EquivalentAddressGroup(endpoint.address))
+            .build());
+    endpoint.subchannel = subchannel;
+    endpoint.result = PickResult.withSubchannel(subchannel);
+    subchannel.start(info -> onSubchannelState(endpoint, info));
+    // gRFC A42: no connection until a pick lands on the endpoint.
+  }
+
+  private void connect(EndpointState endpoint) {
+    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
+      return;
+    }
+    if (endpoint.state == IDLE) {
+      endpoint.state = CONNECTING;
+      endpoint.subchannel.requestConnection();
+      update.schedule();
+    }
+  }
+
+  private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
+    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
+      return;
+    }
+    ConnectivityState reported = info.getState();
+    if (reported == SHUTDOWN) {
+      return;
+    }
+    // IDLE stays IDLE: the endpoint reconnects when a pick needs it (A42).
+    endpoint.state = StickyFailure.next(endpoint.state, reported);
+    if (reported == TRANSIENT_FAILURE) {
+      lastError = info.getStatus();
+    }
+    update.schedule();
+  }
+
+  /** The one place that recomputes the aggregate state and picker (gRFC A42's rules). */
+  private void updateState() {
+    if (shutdown) {
+      return;
+    }
+    if (endpoints.isEmpty()) {
+      published.publish(name, TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(
+          name + ": no usable endpoint (HEALTHY or UNKNOWN)"
+              + (lastError == null ? "" : "; " + FailingPicker.describe(lastError)))));
+      return;
+    }
+    int ready = 0;
+    int connecting = 0;
+    int idle = 0;
+    int failed = 0;
+    ConnectivityState[] states = new ConnectivityState[ordered.size()];
+    PickResult[] results = new PickResult[ordered.size()];
+    for (int i = 0; i < states.length; i++) {
+      EndpointState endpoint = ordered.get(i);
+      states[i] = endpoint.state;
+      results[i] = endpoint.result;
+      switch (endpoint.state) {
+        case READY -> ready++;
+        case CONNECTING -> connecting++;
+        case IDLE -> idle++;
+        default -> failed++;
+      }
+    }
+    ConnectivityState aggregate;
+    if (ready > 0) {
+      aggregate = READY;
+    } else if (failed >= 2) {
+      aggregate = TRANSIENT_FAILURE;
+    } else if (connecting > 0 || (failed == 1 && states.length > 1)) {
+      aggregate = CONNECTING;
+    } else if (idle > 0) {
+      aggregate = IDLE;
+    } else {
+      aggregate = TRANSIENT_FAILURE;
+    }
+    if (failed > 0) {
+      connectFirstIdleUnlessActive(); // recover without waiting for traffic (A42)
+    }
+    Status failure = Status.UNAVAILABLE.withDescription(name + ": all " + states.length
+        + " endpoints unreachable; last error: " + (lastError == null ? "none" : FailingPicker.describe(lastError)));
+    List<EndpointState> snapshot = ordered;
+    SubchannelPicker picker = new HashPicker(table, states, results, hashHeader, pickRandom,
+        index -> helper.getSynchronizationContext().execute(() -> connect(snapshot.get(index))), failure);
+    if (aggregate == TRANSIENT_FAILURE && ready == 0 && connecting == 0 && idle == 0) {
+      picker = new FailingPicker(failure); // the parent reads the cause from a FailingPicker
+    }
+    published.publish(name, aggregate, picker);
+  }
+
+  private void connectFirstIdleUnlessActive() {
+    for (EndpointState endpoint : ordered) {
+      if (endpoint.state == READY || endpoint.state == CONNECTING) {
+        return;
+      }
+    }
+    for (EndpointState endpoint : ordered) {
+      if (endpoint.state == IDLE) {
+        connect(endpoint);
+        return;
+      }
+    }
+  }
+
+  private static String hostPort(InetSocketAddress address) {
+    String ip = address.getAddress().getHostAddress();
+    return (ip.indexOf(':') >= 0 ? "[" + ip + "]" : ip) + ":" + address.getPort();
+  }
+
+  @Override
+  public String toString() {
+    return "HashBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
+  }
+
+  /** What a ring or table is built from: rebuilt only when this changes. */
+  private record TableInputs(List<String> keys, double[] weights, LbPolicy policy) {
+    SlotTable build() {
+      if (policy instanceof LbPolicy.Maglev maglev) {
+        return MaglevTable.build(keys, weights, (int) maglev.tableSize());
+      }
+      LbPolicy.RingHash ring = (LbPolicy.RingHash) policy;
+      return HashRing.build(keys, weights, ring.minRingSize(), ring.maxRingSize());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof TableInputs other && keys.equals(other.keys)
+          && java.util.Arrays.equals(weights, other.weights) && policy.equals(other.policy);
+    }
+
+    @Override
+    public int hashCode() {
+      return keys.hashCode();
+    }
+  }
+
+  /** One usable endpoint: its subchannel, its pick and its effective (sticky) state. */
+  private static final class EndpointState {
+    final InetSocketAddress address;
+    Subchannel subchannel;
+    PickResult result;
+    ConnectivityState state = IDLE; // lazy (A42)
+
+    EndpointState(InetSocketAddress address) {
+      this.address = address;
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package io.jxds.balancer.internal.hash;
+
+/**
+ * Where a request hash lands: a ring ({@link HashRing}) or a Maglev table ({@link MaglevTable}),
+ * seen as a cyclic sequence of slots, each naming an endpoint by index. The picker starts at the
+ * hash's first slot and, when that endpoint cannot serve, walks on to the following slots.
+ */
+interface SlotTable {
+  /** The number of slots. */
+  int size();
+
+  /** The slot a request with {@code hash} lands on. */
+  int firstSlot(long hash);
+
+  /** The endpoint index in {@code slot}, in [0, endpoint count). */
+  int endpointAt(int slot);
+}
