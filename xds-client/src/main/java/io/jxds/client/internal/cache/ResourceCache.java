@@ -204,8 +204,7 @@ public final class ResourceCache {
     }
     entry.unsubscribe();
     typeCache.unsubscribe(entry);
-    if (entry.deletionIgnored) {
-      entry.deletionIgnored = false;
+    if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
           entry.name);
     }
@@ -218,10 +217,10 @@ public final class ResourceCache {
     // fail at once with "does not exist", not wait out the resource timeout again.
     if (entry.known() && !cacheRetention.isZero()) {
       ResourceEntry<?> retained = entry;
-      entry.retentionTimer =
+      entry.retentionStarted(
           syncContext.schedule(
               () -> {
-                retained.retentionTimer = null;
+                retained.retentionTimerFired();
                 if (!retained.onWire()) {
                   typeCache.remove(retained);
                   log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
@@ -229,7 +228,7 @@ public final class ResourceCache {
               },
               cacheRetention.toNanos(),
               TimeUnit.NANOSECONDS,
-              scheduler);
+              scheduler));
       log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
           cacheRetention);
     } else if (!held) {
@@ -250,7 +249,7 @@ public final class ResourceCache {
       ResourceEntry<?> entry = typeCache.entries.get(name);
       if (entry != null && !entry.subscribed()) {
         entry.unsubscribe();
-        if (!entry.known() || entry.retentionTimer == null) {
+        if (!entry.known() || !entry.retained()) {
           typeCache.remove(entry);
         }
       }
@@ -300,17 +299,16 @@ public final class ResourceCache {
   private void startTimer(ResourceEntry<?> entry) {
     // Only names still waiting for an answer: a NACKed name got one (its error), and subscribing
     // another name of the type must not later tell its watchers it does not exist.
-    if (!entry.awaitingAnswer() || entry.doesNotExistTimer != null || !entry.subscribed()) {
+    if (!entry.awaitingAnswer() || entry.hasDoesNotExistTimer() || !entry.subscribed()) {
       return;
     }
-    entry.responsesWhenTimerArmed = entry.owner.responses();
-    entry.doesNotExistTimer =
+    entry.doesNotExistTimerStarted(
         syncContext.schedule(
-            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler);
+            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler));
   }
 
   private <T> void onDoesNotExistTimer(ResourceEntry<T> entry) {
-    entry.doesNotExistTimer = null;
+    entry.doesNotExistTimerFired();
     if (!entry.awaitingAnswer()) {
       return;
     }
@@ -324,7 +322,7 @@ public final class ResourceCache {
       // on a state-of-the-world response that lacks the name counts as its deletion.
       if (entry.value() != null
           && entry.type.absenceMeansDeletion()
-          && entry.owner.responses() != entry.responsesWhenTimerArmed) {
+          && entry.responseSinceTimerArmed()) {
         onAbsentFromStateOfTheWorld(entry, null);
         dispatch();
         return;
@@ -334,7 +332,7 @@ public final class ResourceCache {
       return;
     }
     String why = "not received within " + resourceTimeout;
-    if (entry.owner.responses() == entry.responsesWhenTimerArmed) {
+    if (!entry.responseSinceTimerArmed()) {
       why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
           + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
           + " requested name is missing)";
@@ -428,7 +426,7 @@ public final class ResourceCache {
         errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
         ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
         if (entry != null) {
-          entry.seenInResponse = sequence;
+          entry.seenIn(sequence);
           reject(entry, version, e.getMessage(), tracker);
         } else if (e.resourceName() == null) {
           unnamedFailure = true;
@@ -443,7 +441,7 @@ public final class ResourceCache {
       if (entry == null) {
         continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
       }
-      entry.seenInResponse = sequence;
+      entry.seenIn(sequence);
       T value;
       try {
         value = unpacked.decode();
@@ -464,9 +462,9 @@ public final class ResourceCache {
         if (!entry.onWire()) {
           continue; // retained off the wire: the response does not cover it
         }
-        if (entry.seenInResponse == sequence) {
+        if (entry.wasSeenIn(sequence)) {
           entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (unnamedFailure || entry.doesNotExistTimer != null) {
+        } else if (unnamedFailure || entry.hasDoesNotExistTimer()) {
           continue; // absence proves nothing yet; a postponed deletion keeps waiting
         } else if (firstOfTypeOnStream) {
           postponeDeletion(entry, tracker);
@@ -496,8 +494,7 @@ public final class ResourceCache {
   private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
     boolean first = entry.value() == null;
     boolean changed = entry.accept(value, version, now);
-    if (entry.deletionIgnored) {
-      entry.deletionIgnored = false;
+    if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }
     if (first) {
@@ -541,17 +538,17 @@ public final class ResourceCache {
       onAbsentFromStateOfTheWorld(entry, tracker);
       return;
     }
-    if (entry.deletionTimer != null) {
+    if (entry.hasDeletionTimer()) {
       return;
     }
     log.debug(
         "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
         entry.type.shortName(),
         entry.name);
-    entry.deletionTimer =
+    entry.deletionTimerStarted(
         syncContext.schedule(
             () -> {
-              entry.deletionTimer = null;
+              entry.deletionTimerFired();
               if (entry.missing() && entry.onWire()) {
                 onAbsentFromStateOfTheWorld(entry, null);
                 dispatch();
@@ -559,7 +556,7 @@ public final class ResourceCache {
             },
             left,
             TimeUnit.NANOSECONDS,
-            scheduler);
+            scheduler));
   }
 
   private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
@@ -568,8 +565,7 @@ public final class ResourceCache {
       return;
     }
     if (entry.value() != null && ignoreResourceDeletion) {
-      if (!entry.deletionIgnored) {
-        entry.deletionIgnored = true;
+      if (entry.ignoreDeletion()) {
         log.warn(
             "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
             entry.type.shortName(),
