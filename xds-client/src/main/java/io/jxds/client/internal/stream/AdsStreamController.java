@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -74,6 +75,9 @@ public final class AdsStreamController {
    */
   private final Map<String, DiscoveryRequest> namesTemplates = new HashMap<>();
 
+  /** Types whose names changed since the last flush; see {@link #queueFlush}. */
+  private final Set<String> pendingTypes = new TreeSet<>();
+  private boolean flushQueued;
   private Stream stream;
   private ScheduledHandle retryTimer;
   /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
@@ -134,8 +138,33 @@ public final class AdsStreamController {
     // A name subscribed while the stream waits for a channel that cannot connect hears the
     // failure from the cache at once (ResourceCache.addWatcher).
     if (stream.ready) {
-      sendSubscription(stream, typeUrl);
+      queueFlush(typeUrl);
     }
+  }
+
+  /**
+   * Sends the type's request at the end of the sync context's current turn, not now: a burst of
+   * watches handled in one turn (a watcher callback that watches many names, or watches queued
+   * while the context was busy) then costs one request per type instead of one per name, each
+   * listing every name (state of the world: n names subscribed one at a time would cost O(n²)).
+   */
+  private void queueFlush(String typeUrl) {
+    pendingTypes.add(typeUrl);
+    if (!flushQueued) {
+      flushQueued = true;
+      syncContext.executeLater(this::flush);
+    }
+  }
+
+  private void flush() {
+    flushQueued = false;
+    Stream s = stream;
+    if (s != null && s.ready) {
+      for (String typeUrl : pendingTypes) {
+        sendSubscription(s, typeUrl);
+      }
+    }
+    pendingTypes.clear();
   }
 
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
