@@ -9,6 +9,7 @@ import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
+import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
 import java.time.Clock;
@@ -55,7 +56,7 @@ public final class DefaultXdsClient implements XdsClient {
   private boolean statusRebuildQueued;
 
   DefaultXdsClient(
-      AdsTransport transport,
+      List<AdsServer> servers,
       Node node,
       Duration resourceTimeout,
       Duration cacheRetention,
@@ -67,7 +68,8 @@ public final class DefaultXdsClient implements XdsClient {
       LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
-    this.transport = transport;
+    AdsServer primary = servers.get(0);
+    this.transport = primary.transport();
     this.ownedScheduler = ownedScheduler;
     this.syncContext =
         new SynchronizationContext(
@@ -85,8 +87,13 @@ public final class DefaultXdsClient implements XdsClient {
             ticker,
             new ResourceCache.Listener() {
               @Override
-              public void subscriptionsChanged(String typeUrl) {
-                controller.subscriptionsChanged(typeUrl);
+              public void subscriptionsChanged(String typeUrl, String name) {
+                controller.subscriptionsChanged(typeUrl, name);
+              }
+
+              @Override
+              public boolean stateOfTheWorld() {
+                return !controller.isDelta();
               }
 
               @Override
@@ -107,6 +114,7 @@ public final class DefaultXdsClient implements XdsClient {
     this.controller =
         new AdsStreamController(
             transport,
+            primary.delta(),
             cache,
             node,
             nodeOnFirstRequestOnly,

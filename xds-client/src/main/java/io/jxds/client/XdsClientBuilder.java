@@ -9,6 +9,7 @@ import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
+import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.client.internal.stream.GrpcAdsTransport;
 import java.time.Clock;
@@ -55,6 +56,7 @@ public final class XdsClientBuilder {
   private Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
   private Duration cacheRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
   private boolean ignoreResourceDeletion;
+  private boolean delta;
   private boolean nodeOnFirstRequestOnly;
   private ScheduledExecutorService scheduler;
   private Clock clock;
@@ -95,6 +97,7 @@ public final class XdsClientBuilder {
     return forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials())
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
+        .deltaXds(server.delta())
         .resourceTimeout(bootstrap.resourceTimeout())
         .cacheRetention(bootstrap.clientRetention());
   }
@@ -136,6 +139,21 @@ public final class XdsClientBuilder {
   /** gRFC A53: a cached CDS resource missing from a response is kept (default false). */
   public XdsClientBuilder ignoreResourceDeletion(boolean ignore) {
     this.ignoreResourceDeletion = ignore;
+    return this;
+  }
+
+  /**
+   * Speaks delta (incremental) xDS, {@code DeltaAggregatedResources}, instead of state of the world
+   * (default false; in a bootstrap, server feature {@value ServerInfo#DELTA}). Requests then name
+   * only the names subscribed or unsubscribed since the last one, and responses carry only what
+   * changed: what a process watching thousands of clusters needs. The server must serve delta ADS
+   * (Envoy's go-control-plane, java-control-plane, istiod do).
+   *
+   * @param delta whether to speak delta xDS
+   * @return this builder
+   */
+  public XdsClientBuilder deltaXds(boolean delta) {
+    this.delta = delta;
     return this;
   }
 
@@ -207,7 +225,7 @@ public final class XdsClientBuilder {
       }
     }
     return new DefaultXdsClient(
-        ads,
+        List.of(new AdsServer(ads, delta)),
         n,
         resourceTimeout,
         cacheRetention,

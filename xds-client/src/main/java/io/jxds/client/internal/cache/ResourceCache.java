@@ -1,7 +1,9 @@
 package io.jxds.client.internal.cache;
 
 import com.google.protobuf.Any;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceStatus;
@@ -14,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -68,8 +71,15 @@ public final class ResourceCache {
 
   /** What the cache needs from the client around it. */
   public interface Listener {
-    /** The set of names subscribed for a type changed: send a request. */
-    void subscriptionsChanged(String typeUrl);
+    /** A name of a type was subscribed or unsubscribed: send a request. */
+    void subscriptionsChanged(String typeUrl, String name);
+
+    /**
+     * Whether the stream speaks state of the world, where the last names of a type are held (see
+     * the class comment) and a missing name can mean a deletion; delta xDS unsubscribes names
+     * explicitly and deletes with {@code removed_resources}.
+     */
+    boolean stateOfTheWorld();
 
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
@@ -154,7 +164,8 @@ public final class ResourceCache {
       entry.cancelRetentionTimer(); // never left the wire: its state is current
       typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
-      entry.resubscribe(typeCache.acceptedVersion());
+      // Delta has no type-wide version: a retained value is REQUESTED until a response covers it.
+      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion() : "");
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
@@ -181,7 +192,7 @@ public final class ResourceCache {
       deliver(registration, w -> w.onError(error), null);
     }
     if (nameAdded) {
-      listener.subscriptionsChanged(type.typeUrl());
+      listener.subscriptionsChanged(type.typeUrl(), name);
     } else if (listener.streamReady()) {
       startTimer(entry);
     }
@@ -208,7 +219,7 @@ public final class ResourceCache {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
           entry.name);
     }
-    boolean held = !typeCache.hasSubscriptions();
+    boolean held = !typeCache.hasSubscriptions() && listener.stateOfTheWorld();
     if (held) {
       // The last name of its type: no request is sent, so the one naming it stands.
       typeCache.hold(List.of(entry.name));
@@ -235,7 +246,7 @@ public final class ResourceCache {
       typeCache.remove(entry);
       log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
     }
-    listener.subscriptionsChanged(typeCache.type.typeUrl());
+    listener.subscriptionsChanged(typeCache.type.typeUrl(), name);
     listener.stateChanged();
   }
 
@@ -285,6 +296,31 @@ public final class ResourceCache {
     return t != null && t.hasSubscriptions();
   }
 
+  /** Whether {@code name} of this type has a watcher (delta: whether the server should track it). */
+  public boolean isWatched(String typeUrl, String name) {
+    TypeCache<?> t = types.get(typeUrl);
+    ResourceEntry<?> entry = t == null ? null : t.entries.get(name);
+    return entry != null && entry.subscribed();
+  }
+
+  /**
+   * The version of every watched name of this type with a cached value: a new delta stream's
+   * {@code initial_resource_versions}.
+   */
+  public Map<String, String> cachedVersions(String typeUrl) {
+    TypeCache<?> t = types.get(typeUrl);
+    Map<String, String> out = new HashMap<>();
+    if (t != null) {
+      for (String name : t.subscribedNames()) {
+        ResourceEntry<?> entry = t.entries.get(name);
+        if (entry.value() != null && !entry.version().isEmpty()) {
+          out.put(name, entry.version());
+        }
+      }
+    }
+    return out;
+  }
+
   /** The subscription request for this type is on a ready stream: arm the missing timers. */
   public void startTimers(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
@@ -322,8 +358,9 @@ public final class ResourceCache {
       // on a state-of-the-world response that lacks the name counts as its deletion.
       if (entry.value() != null
           && entry.type.absenceMeansDeletion()
+          && listener.stateOfTheWorld()
           && entry.responseSinceTimerArmed()) {
-        onAbsentFromStateOfTheWorld(entry, null);
+        onDeleted(entry, null);
         dispatch();
         return;
       }
@@ -413,49 +450,10 @@ public final class ResourceCache {
     long sequence = ++responseSequence;
     t.countResponse();
     String version = response.getVersionInfo();
-    Instant now = clock.instant();
-    List<String> errors = null;
-    // An Any whose name cannot be read may hold any subscribed name: absences prove nothing then.
-    boolean unnamedFailure = false;
+    Applying applying = new Applying(sequence, clock.instant(), tracker);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
-      UnpackedResource<T> unpacked;
-      try {
-        unpacked = ResourceDecoding.unpack(t.type, resources.get(i));
-      } catch (XdsResourceException e) {
-        errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
-        ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
-        if (entry != null) {
-          entry.seenIn(sequence);
-          reject(entry, version, e.getMessage(), tracker);
-        } else if (e.resourceName() == null) {
-          unnamedFailure = true;
-        }
-        continue;
-      } catch (RuntimeException e) {
-        errors = add(errors, t.type.shortName() + " resource index " + i + ": cannot decode: " + e);
-        unnamedFailure = true;
-        continue;
-      }
-      ResourceEntry<T> entry = onWire(t, unpacked.name());
-      if (entry == null) {
-        continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
-      }
-      entry.seenIn(sequence);
-      T value;
-      try {
-        value = unpacked.decode();
-      } catch (XdsResourceException e) {
-        errors = add(errors, e.getMessage());
-        reject(entry, version, e.getMessage(), tracker);
-        continue;
-      } catch (RuntimeException e) {
-        String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
-        errors = add(errors, message);
-        reject(entry, version, message, tracker);
-        continue;
-      }
-      accept(entry, value, version, now, tracker);
+      applyResource(t, resources.get(i), i, version, applying);
     }
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
@@ -464,20 +462,128 @@ public final class ResourceCache {
         }
         if (entry.wasSeenIn(sequence)) {
           entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (unnamedFailure || entry.hasDoesNotExistTimer()) {
+        } else if (applying.unnamedFailure || entry.hasDoesNotExistTimer()) {
           continue; // absence proves nothing yet; a postponed deletion keeps waiting
         } else if (firstOfTypeOnStream) {
           postponeDeletion(entry, tracker);
         } else {
-          onAbsentFromStateOfTheWorld(entry, tracker);
+          onDeleted(entry, tracker);
         }
       }
     }
-    if (errors == null) {
+    if (applying.errors == null) {
       t.accepted(version);
       return ResponseOutcome.ACCEPTED;
     }
-    return new ResponseOutcome(errors);
+    return new ResponseOutcome(applying.errors);
+  }
+
+  /**
+   * Applies a delta response ({@code DeltaAggregatedResources}): each resource carries its own
+   * version; a name left out is unchanged; {@code removed_resources} deletes, for every type.
+   * Returns null when nothing of its type is watched (nothing applied; a delta response is ACKed
+   * anyway), else the ACK/NACK decision, which {@code beforeCallbacks} also gets before any
+   * watcher callback is handed out.
+   */
+  public ResponseOutcome handleDeltaResponse(
+      DeltaDiscoveryResponse response, CallbackTracker tracker, Consumer<ResponseOutcome> beforeCallbacks) {
+    connectionFailure = null; // the stream works
+    TypeCache<?> t = types.get(response.getTypeUrl());
+    if (t == null || !t.hasSubscriptions() || shutdown) {
+      return null;
+    }
+    ResponseOutcome outcome = applyDelta(t, response, tracker);
+    beforeCallbacks.accept(outcome);
+    dispatch();
+    return outcome;
+  }
+
+  private <T> ResponseOutcome applyDelta(TypeCache<T> t, DeltaDiscoveryResponse response, CallbackTracker tracker) {
+    t.countResponse();
+    Applying applying = new Applying(++responseSequence, clock.instant(), tracker);
+    List<Resource> resources = response.getResourcesList();
+    for (int i = 0; i < resources.size(); i++) {
+      Resource resource = resources.get(i);
+      if (!resource.getName().isEmpty() && onWire(t, resource.getName()) == null) {
+        continue; // gRFC A46, without unpacking: a wildcard server sends names nobody watches
+      }
+      if (!resource.hasResource()) {
+        continue; // a TTL refresh (Resource.ttl): nothing changed
+      }
+      applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
+    }
+    for (String name : response.getRemovedResourcesList()) {
+      ResourceEntry<T> entry = onWire(t, name);
+      if (entry != null) {
+        onDeleted(entry, tracker);
+      }
+    }
+    if (applying.errors == null) {
+      t.accepted(response.getSystemVersionInfo());
+      return ResponseOutcome.ACCEPTED;
+    }
+    return new ResponseOutcome(applying.errors);
+  }
+
+  /** What applying one response has found so far. */
+  private static final class Applying {
+    final long sequence;
+    final Instant now;
+    final CallbackTracker tracker;
+    List<String> errors;
+    /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
+    boolean unnamedFailure;
+
+    Applying(long sequence, Instant now, CallbackTracker tracker) {
+      this.sequence = sequence;
+      this.now = now;
+      this.tracker = tracker;
+    }
+
+    void error(String error) {
+      errors = add(errors, error);
+    }
+  }
+
+  /** Unpacks, validates and caches one resource of a response (gRFC A46: only watched names). */
+  private <T> void applyResource(TypeCache<T> t, Any any, int index, String version, Applying applying) {
+    UnpackedResource<T> unpacked;
+    try {
+      unpacked = ResourceDecoding.unpack(t.type, any);
+    } catch (XdsResourceException e) {
+      applying.error(t.type.shortName() + " resource index " + index + ": " + e.getMessage());
+      ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
+      if (entry != null) {
+        entry.seenIn(applying.sequence);
+        reject(entry, version, e.getMessage(), applying.tracker);
+      } else if (e.resourceName() == null) {
+        applying.unnamedFailure = true;
+      }
+      return;
+    } catch (RuntimeException e) {
+      applying.error(t.type.shortName() + " resource index " + index + ": cannot decode: " + e);
+      applying.unnamedFailure = true;
+      return;
+    }
+    ResourceEntry<T> entry = onWire(t, unpacked.name());
+    if (entry == null) {
+      return; // gRFC A46: nobody subscribed, so it is neither validated nor cached
+    }
+    entry.seenIn(applying.sequence);
+    T value;
+    try {
+      value = unpacked.decode();
+    } catch (XdsResourceException e) {
+      applying.error(e.getMessage());
+      reject(entry, version, e.getMessage(), applying.tracker);
+      return;
+    } catch (RuntimeException e) {
+      String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
+      applying.error(message);
+      reject(entry, version, message, applying.tracker);
+      return;
+    }
+    accept(entry, value, version, applying.now, applying.tracker);
   }
 
   private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
@@ -535,7 +641,7 @@ public final class ResourceCache {
           "{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
           entry.type.shortName(),
           entry.name);
-      onAbsentFromStateOfTheWorld(entry, tracker);
+      onDeleted(entry, tracker);
       return;
     }
     if (entry.hasDeletionTimer()) {
@@ -550,7 +656,7 @@ public final class ResourceCache {
             () -> {
               entry.deletionTimerFired();
               if (entry.missing() && entry.onWire()) {
-                onAbsentFromStateOfTheWorld(entry, null);
+                onDeleted(entry, null);
                 dispatch();
               }
             },
@@ -559,7 +665,7 @@ public final class ResourceCache {
             scheduler));
   }
 
-  private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
+  private <T> void onDeleted(ResourceEntry<T> entry, CallbackTracker tracker) {
     entry.clearMissing();
     if (entry.absent()) {
       return;

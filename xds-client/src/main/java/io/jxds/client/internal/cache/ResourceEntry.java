@@ -84,6 +84,11 @@ final class ResourceEntry<T> {
     return absent;
   }
 
+  /** The cached value's version ({@code Resource.version} in delta); empty when none. */
+  String version() {
+    return version;
+  }
+
   ResourceState state() {
     return state;
   }
