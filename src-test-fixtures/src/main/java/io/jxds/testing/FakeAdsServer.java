@@ -454,6 +454,24 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The version of one resource as delta streams see it (the type's version when the resource
+   * last changed), or {@code ""} if it does not exist.
+   *
+   * @param typeUrl the resource's type URL
+   * @param name the resource's name
+   * @return its delta version
+   */
+  public String resourceVersion(String typeUrl, String name) {
+    lock.lock();
+    try {
+      ServedType state = types.get(typeUrl);
+      return state == null ? "" : state.resourceVersions.getOrDefault(name, "");
+    } finally {
+      lock.unlock();
+    }
+  }
+
   // ---------------------------------------------------------------- observations
 
   /** Every request received so far (also across restarts), oldest first. */

@@ -209,6 +209,27 @@ class DeltaProtocolTest {
   }
 
   @Test
+  void resourceAWildcardServerSentBeforeItWasWatchedIsServedWhenWatched() {
+    watchCluster("a");
+    ScriptedDeltaCall call = transport.lastDelta().ready();
+    // java-control-plane sends every cluster in delta ADS, and will not send "b" again.
+    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"), cluster("b", "1"))));
+    RecordingWatcher<TestCluster> b = watchCluster("b");
+    assertThat(b.updates()).extracting(TestCluster::name).containsExactly("b");
+    assertThat(call.lastRequest().getResourceNamesSubscribeList()).containsExactly("b");
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "b").orElseThrow().version()).isEqualTo("1");
+    clock.forwardTime(20, TimeUnit.SECONDS);
+    assertThat(b.events()).hasSize(1); // no does-not-exist later
+  }
+
+  @Test
+  void readyStreamCountsAsConnectedThoughTheServerHasNothingNew() {
+    watchCluster("a");
+    transport.lastDelta().ready();
+    assertThat(client.status().connected()).isTrue();
+  }
+
+  @Test
   void newStreamTellsTheServerTheCachedVersions() {
     watchCluster("a");
     watchCluster("b");

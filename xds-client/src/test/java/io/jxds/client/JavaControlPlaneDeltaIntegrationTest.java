@@ -93,10 +93,14 @@ class JavaControlPlaneDeltaIntegrationTest {
         .getHostAddress()).isEqualTo("10.0.0.2");
     assertThat(cluster.updates()).hasSize(1);
 
-    // A name subscribed later is served on the same stream.
+    // A name subscribed later is served on the same stream; a cluster too, which the server sent
+    // (wildcard) before it was watched and will not send again.
     RecordingWatcher<EndpointsUpdate> other = new RecordingWatcher<>();
     client.watchEndpoints("c2", other, DIRECT);
     Poll.until("later subscription", () -> other.updates().size() == 1);
+    RecordingWatcher<ClusterUpdate> otherCluster = new RecordingWatcher<>();
+    client.watchCluster("c2", otherCluster, DIRECT);
+    Poll.until("later cluster", () -> otherCluster.updates().size() == 1);
     assertThat(client.status().resource(ResourceTypes.ENDPOINTS_TYPE_URL, "c2").orElseThrow().state())
         .isEqualTo(ResourceState.ACKED);
   }

@@ -170,6 +170,14 @@ public final class ResourceCache {
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
     entry.watchers.add(registration);
+    int queued = pending.size();
+    Resource kept = typeCache.takeUnwatched(name);
+    if (kept != null) {
+      // Sent earlier by a delta server that will not send it again (see applyDelta).
+      applyResource(typeCache, kept.getResource(), 0, kept.getVersion(),
+          new Applying(++responseSequence, clock.instant(), null));
+    }
+    boolean told = pending.size() > queued; // the kept value (or its error) reached the watcher
     if (typeCache.holding()) {
       releaseHold(typeCache); // the request this watch sends replaces the standing one
     }
@@ -181,7 +189,9 @@ public final class ResourceCache {
       // should fail fast with the reason rather than hang until then (told just below).
       recordStreamFailure(entry, connectionFailure);
     }
-    if (entry.value() != null) {
+    if (told) {
+      // nothing more to say
+    } else if (entry.value() != null) {
       T value = entry.value();
       deliver(registration, w -> w.onUpdate(value), null);
     } else if (entry.absent()) {
@@ -394,6 +404,11 @@ public final class ResourceCache {
     }
   }
 
+  /** A stream is up (a ready delta stream, which may get no response): no failure to report. */
+  public void onStreamConnected() {
+    connectionFailure = null;
+  }
+
   /**
    * A stream failed before any response: watchers without a result hear the error; watchers with
    * data keep it and hear nothing. Watchers added before the next response hear it too.
@@ -489,7 +504,7 @@ public final class ResourceCache {
       DeltaDiscoveryResponse response, CallbackTracker tracker, Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || !t.hasSubscriptions() || shutdown) {
+    if (t == null || shutdown) {
       return null;
     }
     ResponseOutcome outcome = applyDelta(t, response, tracker);
@@ -504,15 +519,20 @@ public final class ResourceCache {
     List<Resource> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       Resource resource = resources.get(i);
-      if (!resource.getName().isEmpty() && onWire(t, resource.getName()) == null) {
-        continue; // gRFC A46, without unpacking: a wildcard server sends names nobody watches
-      }
       if (!resource.hasResource()) {
         continue; // a TTL refresh (Resource.ttl): nothing changed
+      }
+      if (!resource.getName().isEmpty() && onWire(t, resource.getName()) == null) {
+        // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
+        // Listener in java-control-plane's delta ADS) now believes the client holds it and will
+        // not send it again when the name is subscribed: keep the bytes for that watch.
+        t.keepUnwatched(resource);
+        continue;
       }
       applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
     }
     for (String name : response.getRemovedResourcesList()) {
+      t.dropUnwatched(name);
       ResourceEntry<T> entry = onWire(t, name);
       if (entry != null) {
         onDeleted(entry, tracker);

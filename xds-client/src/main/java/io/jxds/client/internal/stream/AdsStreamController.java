@@ -239,8 +239,23 @@ public final class AdsStreamController {
     nudges.cancel();
     pendingTypes.clear(); // the initial requests carry every name
     pendingNames.clear();
+    if (delta) {
+      // A delta server that already has what the client holds (initial_resource_versions) need
+      // not answer at all, so a ready delta stream counts as connected; one that closes before
+      // any response is still a failure (onClose).
+      markConnected();
+      cache.onStreamConnected();
+    }
     for (String typeUrl : cache.subscribedTypeUrls()) {
       s.sendInitial(typeUrl);
+    }
+  }
+
+  private void markConnected() {
+    if (connection != Connection.CONNECTED) {
+      connection = Connection.CONNECTED;
+      log.info("ADS stream to {} connected", transport.target());
+      connectionListener.run();
     }
   }
 
@@ -261,11 +276,7 @@ public final class AdsStreamController {
     if (!s.receivedResponse) {
       s.receivedResponse = true;
       nudges.reset();
-      if (connection != Connection.CONNECTED) {
-        connection = Connection.CONNECTED;
-        log.info("ADS stream to {} connected", transport.target());
-        connectionListener.run();
-      }
+      markConnected();
     }
     return true;
   }
