@@ -12,8 +12,10 @@ import io.jxds.client.internal.cache.WatcherRegistration;
 import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
+import io.jxds.client.internal.stream.ServerChain;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,10 +42,10 @@ public final class DefaultXdsClient implements XdsClient {
 
   private final String nodeId;
   private final SynchronizationContext syncContext;
-  private final AdsTransport transport;
+  private final List<AdsTransport> transports;
   private final ScheduledExecutorService ownedScheduler;
   private final ResourceCache cache;
-  private final AdsStreamController controller;
+  private final ServerChain servers;
   /** Registrations by (type, name, watcher identity): where caller threads meet. */
   private final ConcurrentMap<WatchKey, WatcherRegistration<?>> registrations = new ConcurrentHashMap<>();
   /** One descriptor per type URL, checked on the caller's thread. */
@@ -68,8 +70,7 @@ public final class DefaultXdsClient implements XdsClient {
       LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
-    AdsServer primary = servers.get(0);
-    this.transport = primary.transport();
+    this.transports = servers.stream().map(AdsServer::transport).toList();
     this.ownedScheduler = ownedScheduler;
     this.syncContext =
         new SynchronizationContext(
@@ -88,17 +89,17 @@ public final class DefaultXdsClient implements XdsClient {
             new ResourceCache.Listener() {
               @Override
               public void subscriptionsChanged(String typeUrl, String name) {
-                controller.subscriptionsChanged(typeUrl, name);
+                DefaultXdsClient.this.servers.subscriptionsChanged(typeUrl, name);
               }
 
               @Override
               public boolean stateOfTheWorld() {
-                return !controller.isDelta();
+                return DefaultXdsClient.this.servers.stateOfTheWorld();
               }
 
               @Override
               public boolean streamReady() {
-                return controller.isReady();
+                return DefaultXdsClient.this.servers.isReady();
               }
 
               @Override
@@ -111,18 +112,23 @@ public final class DefaultXdsClient implements XdsClient {
                 rebuildStatus();
               }
             });
-    this.controller =
-        new AdsStreamController(
-            transport,
-            primary.delta(),
-            cache,
-            node,
-            nodeOnFirstRequestOnly,
-            syncContext,
-            scheduler,
-            ticker,
-            random,
-            this::publishStatus);
+    // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve.
+    this.servers = new ServerChain();
+    List<AdsStreamController> controllers = new ArrayList<>();
+    for (AdsServer server : servers) {
+      controllers.add(new AdsStreamController(
+          server.transport(),
+          server.delta(),
+          cache,
+          node,
+          nodeOnFirstRequestOnly,
+          syncContext,
+          scheduler,
+          ticker,
+          random,
+          this.servers));
+    }
+    this.servers.start(controllers, cache, this::publishStatus);
   }
 
   /**
@@ -210,10 +216,12 @@ public final class DefaultXdsClient implements XdsClient {
     // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
-          closeStep("stream", controller::shutdown);
+          closeStep("stream", this.servers::shutdown);
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
-          closeStep("transport", transport::shutdown);
+          for (AdsTransport transport : transports) {
+            closeStep("transport", transport::shutdown);
+          }
           if (ownedScheduler != null) {
             closeStep("timer thread", ownedScheduler::shutdownNow);
           }
@@ -254,7 +262,7 @@ public final class DefaultXdsClient implements XdsClient {
   // Cheap when few resources changed: the cache reuses each unchanged type's status list.
   private void rebuildStatus() {
     if (!closed.get()) {
-      status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
+      status = new XdsClientStatus(servers.isConnected(), nodeId, cache.statuses());
     }
   }
 

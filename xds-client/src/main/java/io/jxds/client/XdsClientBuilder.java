@@ -15,6 +15,7 @@ import io.jxds.client.internal.stream.GrpcAdsTransport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
@@ -58,6 +59,7 @@ public final class XdsClientBuilder {
   private boolean ignoreResourceDeletion;
   private boolean delta;
   private boolean nodeOnFirstRequestOnly;
+  private final List<Fallback> fallbacks = new ArrayList<>();
   private ScheduledExecutorService scheduler;
   private Clock clock;
   private LongSupplier ticker;
@@ -91,10 +93,18 @@ public final class XdsClientBuilder {
     return new XdsClientBuilder(channel.authority(), null, channel);
   }
 
-  /** A client configured from a parsed bootstrap: its first server, node and jxds knobs. */
+  /**
+   * A client configured from a parsed bootstrap: its servers (the first, then the others as
+   * fallbacks, gRFC A71), node and jxds knobs.
+   */
   public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
     ServerInfo server = bootstrap.server();
-    return forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials())
+    XdsClientBuilder builder = forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials());
+    for (ServerInfo fallback : bootstrap.servers().subList(1, bootstrap.servers().size())) {
+      builder.addFallbackServer(
+          fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
+    }
+    return builder
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
         .deltaXds(server.delta())
@@ -158,6 +168,30 @@ public final class XdsClientBuilder {
   }
 
   /**
+   * Adds a fallback control plane after the primary and those added before (gRFC A71, xDS
+   * fallback): when the server in use cannot be reached and some watched resource has nothing
+   * cached, the client connects to the next one; it keeps retrying the servers before it and goes
+   * back to the first of them that answers, closing the fallback's stream. Cached data from any
+   * server stays in use. The client opens and closes the fallback's channel.
+   *
+   * @param target a gRPC target string
+   * @param credentials the channel credentials for it
+   * @param delta whether to speak delta xDS to it (see {@link #deltaXds})
+   * @return this builder
+   */
+  public XdsClientBuilder addFallbackServer(String target, ChannelCredentials credentials, boolean delta) {
+    fallbacks.add(new Fallback(
+        Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null, delta));
+    return this;
+  }
+
+  /** Not API: a fallback server on a transport of the test's (see {@link #addFallbackServer}). */
+  XdsClientBuilder addFallbackTransport(AdsTransport transport, boolean delta) {
+    fallbacks.add(new Fallback(transport.target(), null, transport, delta));
+    return this;
+  }
+
+  /**
    * Sends {@code node} only on each stream's first request. Off by default: java-control-plane
    * hashes the node of every request, and without it silently stops answering.
    */
@@ -215,17 +249,16 @@ public final class XdsClientBuilder {
         : node);
     AdsTransport ads = transport;
     if (ads == null) {
-      if (channel != null) {
-        ads = new GrpcAdsTransport(channel, null, target);
-      } else {
-        // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
-        ManagedChannel managed =
-            Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
-        ads = new GrpcAdsTransport(managed, managed, target);
-      }
+      ads = channel != null ? new GrpcAdsTransport(channel, null, target) : ownedTransport(target, credentials);
+    }
+    List<AdsServer> servers = new ArrayList<>();
+    servers.add(new AdsServer(ads, delta));
+    for (Fallback f : fallbacks) {
+      servers.add(new AdsServer(f.transport() != null ? f.transport() : ownedTransport(f.target(), f.credentials()),
+          f.delta()));
     }
     return new DefaultXdsClient(
-        List.of(new AdsServer(ads, delta)),
+        servers,
         n,
         resourceTimeout,
         cacheRetention,
@@ -237,6 +270,15 @@ public final class XdsClientBuilder {
         ticker != null ? ticker : clock == null ? System::nanoTime : nanoTicker(clock),
         random == null ? new Random() : random);
   }
+
+  private static AdsTransport ownedTransport(String target, ChannelCredentials credentials) {
+    // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
+    ManagedChannel managed = Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
+    return new GrpcAdsTransport(managed, managed, target);
+  }
+
+  /** A fallback server as configured: a target to dial, or a transport given by a test. */
+  private record Fallback(String target, ChannelCredentials credentials, AdsTransport transport, boolean delta) {}
 
   private static LongSupplier nanoTicker(Clock clock) {
     return () -> {

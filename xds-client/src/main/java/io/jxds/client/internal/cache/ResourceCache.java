@@ -6,6 +6,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
+import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
@@ -402,6 +403,22 @@ public final class ResourceCache {
         entry.cancelDeletionTimer();
       }
     }
+  }
+
+  /**
+   * Whether some watched resource has nothing cached: no value, no known absence and no NACK
+   * (gRFC A71: what makes the client fall back to the next server).
+   */
+  public boolean hasUncachedWatched() {
+    for (TypeCache<?> t : types.values()) {
+      for (String name : t.subscribedNames()) {
+        ResourceEntry<?> entry = t.entries.get(name);
+        if (!entry.known() && entry.state() != ResourceState.NACKED) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** A stream is up (a ready delta stream, which may get no response): no failure to report. */

@@ -76,7 +76,7 @@ public final class AdsStreamController {
   private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
   private final ReconnectNudges nudges;
-  private final Runnable connectionListener;
+  private final Events events;
   private final NackLog nackLog = new NackLog();
   /** Last accepted version per type URL; survives streams (grpc-java #7427). */
   private final Map<String, String> acceptedVersions = new HashMap<>();
@@ -97,6 +97,23 @@ public final class AdsStreamController {
   /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
+  /** Not serving (a fallback server while a higher one serves): no stream, none started. */
+  private boolean inactive;
+
+  /** What a controller reports to the client around it (a {@link ServerChain}). */
+  public interface Events {
+    /** {@link #isConnected()} changed. */
+    void connectionChanged(AdsStreamController controller);
+
+    /**
+     * A stream failed before any response, or connecting failed (gRFC A57): {@code what} and
+     * {@code status} describe it for watchers without data.
+     */
+    void failed(AdsStreamController controller, String what, Status status);
+
+    /** The stream closed: this server cannot answer until the next stream is up (gRFC A57). */
+    void streamClosed(AdsStreamController controller);
+  }
 
   /**
    * @param delta speak delta xDS ({@code DeltaAggregatedResources}) rather than state of the world
@@ -104,7 +121,7 @@ public final class AdsStreamController {
    *     java-control-plane needs it on every request)
    * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
    *     stream lived
-   * @param connectionListener runs when {@link #isConnected()} changes
+   * @param events hears what the client around it acts on (connection, failures, closed streams)
    */
   public AdsStreamController(
       AdsTransport transport,
@@ -116,7 +133,7 @@ public final class AdsStreamController {
       ScheduledExecutorService scheduler,
       LongSupplier ticker,
       RandomGenerator random,
-      Runnable connectionListener) {
+      Events events) {
     this.transport = transport;
     this.delta = delta;
     this.cache = cache;
@@ -127,7 +144,7 @@ public final class AdsStreamController {
     this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
     this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
-    this.connectionListener = connectionListener;
+    this.events = events;
   }
 
   /** Whether a stream has received a response and not failed since. */
@@ -138,6 +155,16 @@ public final class AdsStreamController {
   /** Whether requests written now reach a ready stream. */
   public boolean isReady() {
     return stream != null && stream.ready;
+  }
+
+  /** Whether the last stream or connection attempt failed and nothing has worked since. */
+  public boolean isFailing() {
+    return connection == Connection.FAILING;
+  }
+
+  /** Names the server in logs and errors. */
+  public String target() {
+    return transport.target();
   }
 
   /** Whether this controller speaks delta xDS. */
@@ -151,7 +178,7 @@ public final class AdsStreamController {
     if (delta) {
       pendingNames.computeIfAbsent(typeUrl, t -> new HashSet<>()).add(name);
     }
-    if (shutdown) {
+    if (shutdown || inactive) {
       return;
     }
     if (stream == null) {
@@ -193,9 +220,41 @@ public final class AdsStreamController {
     pendingNames.clear();
   }
 
+  /** Starts serving again (a fallback chosen, gRFC A71): opens a stream if anything is watched. */
+  public void activate() {
+    if (shutdown || !inactive) {
+      return;
+    }
+    inactive = false;
+    if (stream == null && retryTimer == null && !cache.subscribedTypeUrls().isEmpty()) {
+      startStream();
+    }
+  }
+
+  /**
+   * Stops serving (a higher server answers again, gRFC A71): the stream is closed and not
+   * reopened until {@link #activate()}. What it delivered stays in the cache.
+   */
+  public void deactivate() {
+    if (shutdown || inactive) {
+      return;
+    }
+    inactive = true;
+    close("a higher-priority xDS server is back");
+    boolean wasConnected = connection == Connection.CONNECTED;
+    connection = Connection.CONNECTING;
+    if (wasConnected) {
+      events.connectionChanged(this);
+    }
+  }
+
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
   public void shutdown() {
     shutdown = true;
+    close("xDS client closed");
+  }
+
+  private void close(String why) {
     nudges.cancel();
     if (retryTimer != null) {
       retryTimer.cancel();
@@ -205,17 +264,17 @@ public final class AdsStreamController {
       Stream s = stream;
       stream = null;
       if (s.call != null) { // null when starting the call threw
-        s.call.cancel("xDS client closed");
+        s.call.cancel(why);
       }
       pendingTypes.clear();
       pendingNames.clear();
     }
-    cache.stopAllTimers();
+    events.streamClosed(this);
   }
 
   private void startStream() {
     retryTimer = null;
-    if (shutdown) {
+    if (shutdown || inactive) {
       return;
     }
     Stream s = delta ? new DeltaStream(ticker.getAsLong()) : new SotwStream(ticker.getAsLong());
@@ -255,7 +314,7 @@ public final class AdsStreamController {
     if (connection != Connection.CONNECTED) {
       connection = Connection.CONNECTED;
       log.info("ADS stream to {} connected", transport.target());
-      connectionListener.run();
+      events.connectionChanged(this);
     }
   }
 
@@ -313,8 +372,8 @@ public final class AdsStreamController {
     }
     stream = null;
     nudges.cancel();
-    cache.stopAllTimers();
-    if (shutdown) {
+    events.streamClosed(this);
+    if (shutdown || inactive) {
       return;
     }
     if (s.receivedResponse) {
@@ -348,12 +407,12 @@ public final class AdsStreamController {
       log.info(
           "ADS stream to {} {}: {}", transport.target(), wasConnected ? "lost" : "failed", describe(status));
       if (wasConnected) {
-        connectionListener.run();
+        events.connectionChanged(this);
       }
     } else {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
-    cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
+    events.failed(this, "ADS stream to " + transport.target() + " failed", status);
   }
 
   /**
