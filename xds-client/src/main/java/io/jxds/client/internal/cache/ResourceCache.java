@@ -176,7 +176,7 @@ public final class ResourceCache {
     if (kept != null) {
       // Sent earlier by a delta server that will not send it again (see applyDelta).
       applyResource(typeCache, kept.getResource(), 0, kept.getVersion(),
-          new Applying(++responseSequence, clock.instant(), null));
+          new Applying(++responseSequence, clock.instant(), null, null));
     }
     boolean told = pending.size() > queued; // the kept value (or its error) reached the watcher
     if (typeCache.holding()) {
@@ -315,16 +315,17 @@ public final class ResourceCache {
   }
 
   /**
-   * The version of every watched name of this type with a cached value: a new delta stream's
-   * {@code initial_resource_versions}.
+   * The version of every watched name of this type whose cached value came from {@code source}:
+   * a new delta stream's {@code initial_resource_versions} (a version from another server means
+   * nothing to this one).
    */
-  public Map<String, String> cachedVersions(String typeUrl) {
+  public Map<String, String> cachedVersions(String typeUrl, Object source) {
     TypeCache<?> t = types.get(typeUrl);
     Map<String, String> out = new HashMap<>();
     if (t != null) {
       for (String name : t.subscribedNames()) {
         ResourceEntry<?> entry = t.entries.get(name);
-        if (entry.value() != null && !entry.version().isEmpty()) {
+        if (entry.value() != null && !entry.version().isEmpty() && entry.source() == source) {
           out.put(name, entry.version());
         }
       }
@@ -482,7 +483,7 @@ public final class ResourceCache {
     long sequence = ++responseSequence;
     t.countResponse();
     String version = response.getVersionInfo();
-    Applying applying = new Applying(sequence, clock.instant(), tracker);
+    Applying applying = new Applying(sequence, clock.instant(), tracker, null);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       applyResource(t, resources.get(i), i, version, applying);
@@ -518,21 +519,25 @@ public final class ResourceCache {
    * watcher callback is handed out.
    */
   public ResponseOutcome handleDeltaResponse(
-      DeltaDiscoveryResponse response, CallbackTracker tracker, Consumer<ResponseOutcome> beforeCallbacks) {
+      DeltaDiscoveryResponse response,
+      Object source,
+      CallbackTracker tracker,
+      Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = applyDelta(t, response, tracker);
+    ResponseOutcome outcome = applyDelta(t, response, source, tracker);
     beforeCallbacks.accept(outcome);
     dispatch();
     return outcome;
   }
 
-  private <T> ResponseOutcome applyDelta(TypeCache<T> t, DeltaDiscoveryResponse response, CallbackTracker tracker) {
+  private <T> ResponseOutcome applyDelta(
+      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, CallbackTracker tracker) {
     t.countResponse();
-    Applying applying = new Applying(++responseSequence, clock.instant(), tracker);
+    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source);
     List<Resource> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       Resource resource = resources.get(i);
@@ -567,14 +572,17 @@ public final class ResourceCache {
     final long sequence;
     final Instant now;
     final CallbackTracker tracker;
+    /** The server the response came from (delta), or null. */
+    final Object source;
     List<String> errors;
     /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
     boolean unnamedFailure;
 
-    Applying(long sequence, Instant now, CallbackTracker tracker) {
+    Applying(long sequence, Instant now, CallbackTracker tracker, Object source) {
       this.sequence = sequence;
       this.now = now;
       this.tracker = tracker;
+      this.source = source;
     }
 
     void error(String error) {
@@ -620,7 +628,7 @@ public final class ResourceCache {
       reject(entry, version, message, applying.tracker);
       return;
     }
-    accept(entry, value, version, applying.now, applying.tracker);
+    accept(entry, value, version, applying);
   }
 
   private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
@@ -634,9 +642,10 @@ public final class ResourceCache {
     return out;
   }
 
-  private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
+  private <T> void accept(ResourceEntry<T> entry, T value, String version, Applying applying) {
+    CallbackTracker tracker = applying.tracker;
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, now);
+    boolean changed = entry.accept(value, version, applying.now, applying.source);
     if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }

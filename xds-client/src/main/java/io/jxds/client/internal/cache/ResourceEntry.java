@@ -30,6 +30,8 @@ final class ResourceEntry<T> {
   private T value;
   /** Version of {@link #value}; empty when none. */
   private String version = "";
+  /** Which server sent {@link #value} (delta: its version means something only to that one). */
+  private Object source;
   private ResourceState state = ResourceState.REQUESTED;
   /** The control plane said it does not exist (timer or SotW deletion). */
   private boolean absent;
@@ -89,6 +91,10 @@ final class ResourceEntry<T> {
     return version;
   }
 
+  Object source() {
+    return source;
+  }
+
   ResourceState state() {
     return state;
   }
@@ -120,8 +126,9 @@ final class ResourceEntry<T> {
     confirming = false;
   }
 
-  /** A valid value arrived. Returns whether it differs from the cached one. */
-  boolean accept(T newValue, String newVersion, Instant now) {
+  /** A valid value arrived from {@code from}. Returns whether it differs from the cached one. */
+  boolean accept(T newValue, String newVersion, Instant now, Object from) {
+    source = from;
     confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();

@@ -620,7 +620,7 @@ public final class AdsStreamController {
               .addAllResourceNamesSubscribe(names)
               // The versions the client holds: a server need not resend them (xDS protocol,
               // "Incremental xDS": initial_resource_versions on a new stream).
-              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl));
+              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this));
       send(request, names.size(), 0);
       cache.startTimers(typeUrl);
     }
@@ -666,7 +666,8 @@ public final class AdsStreamController {
       }
       CallbackTracker tracker = tracker(this);
       // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
-      ResponseOutcome outcome = cache.handleDeltaResponse(response, tracker, o -> answer(response, o));
+      ResponseOutcome outcome =
+          cache.handleDeltaResponse(response, AdsStreamController.this, tracker, o -> answer(response, o));
       if (outcome == null) {
         // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
         // since a delta server waits for the answer to a nonce before it sends the next one.
