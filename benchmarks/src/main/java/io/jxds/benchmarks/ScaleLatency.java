@@ -9,6 +9,7 @@ import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -42,8 +43,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * What a process with N clusters costs the client, against java-control-plane (SimpleCache,
  * V3DiscoveryServer) on a loopback port in the same JVM, in state of the world and in delta. Each
  * of N "channels" is stood for by the two watches a channel makes (its Cluster and its
- * ClusterLoadAssignment), all made at once from 8 threads (channels starting together); real
- * channels with N backends are too heavy for a 2-core machine. Figures:
+ * ClusterLoadAssignment), made from 8 threads at once (channels starting together) once the
+ * client's stream is up and has answered a first cluster (so the names reach the server in as
+ * many requests as the client sends, not all in the stream's first one); real channels with N
+ * backends are too heavy for a 2-core machine. Figures:
  *
  * <ul>
  *   <li><b>time</b>: from the first watch until every watcher has its value;
@@ -64,12 +67,12 @@ public final class ScaleLatency {
   private static final int WATCH_THREADS = 8;
 
   /** One run's figures. */
-  record Figures(int n, boolean delta, long millis, long bytes, long responses, long clientCpuMillis,
-      long heapBytesPerCluster) {
+  record Figures(int n, boolean delta, long millis, long bytes, long responses, long requests,
+      long clientCpuMillis, long heapBytesPerCluster) {
     String format() {
-      return String.format(Locale.ROOT, "%-5s N=%5d  time %6d ms  bytes %,12d (%,d responses)  client CPU %6d ms"
-          + "  heap/cluster %,6d B", delta ? "delta" : "sotw", n, millis, bytes, responses, clientCpuMillis,
-          heapBytesPerCluster);
+      return String.format(Locale.ROOT, "%-5s N=%5d  time %6d ms  bytes %,12d (%,d responses, %,d requests)"
+          + "  client CPU %6d ms  heap/cluster %,6d B", delta ? "delta" : "sotw", n, millis, bytes, responses,
+          requests, clientCpuMillis, heapBytesPerCluster);
     }
   }
 
@@ -92,6 +95,7 @@ public final class ScaleLatency {
     cache.setSnapshot(GROUP, snapshot(n));
     AtomicLong bytes = new AtomicLong();
     AtomicLong responses = new AtomicLong();
+    AtomicLong requests = new AtomicLong();
     NioEventLoopGroup boss = new NioEventLoopGroup(1, named("jcp-boss"));
     NioEventLoopGroup worker = new NioEventLoopGroup(1, named("jcp-worker"));
     ExecutorService serverExecutor = Executors.newSingleThreadExecutor(named("jcp-executor"));
@@ -101,7 +105,7 @@ public final class ScaleLatency {
         .channelType(NioServerSocketChannel.class)
         .executor(serverExecutor)
         .addService(ServerInterceptors.intercept(
-            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses)))
+            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses, requests)))
         .build()
         .start();
     ExecutorService watchers = Executors.newFixedThreadPool(WATCH_THREADS, named("bench-watch"));
@@ -111,6 +115,14 @@ public final class ScaleLatency {
               .node(Node.newBuilder().setId("scale-" + n + (delta ? "-delta" : "-sotw")).build())
               .deltaXds(delta)
               .build();
+      CountDownLatch seeded = new CountDownLatch(1);
+      client.watchCluster("seed", once(seeded), Runnable::run);
+      if (!seeded.await(1, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("the control plane did not answer");
+      }
+      bytes.set(0);
+      responses.set(0);
+      requests.set(0);
       CountDownLatch answered = new CountDownLatch(2 * n);
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       long cpuBefore = clientCpuNanos(threads);
@@ -132,10 +144,11 @@ public final class ScaleLatency {
       long cpu = TimeUnit.NANOSECONDS.toMillis(clientCpuNanos(threads) - cpuBefore);
       long sent = bytes.get();
       long count = responses.get();
+      long asked = requests.get();
       long open = usedHeapAfterGc();
       client.close();
       long closed = usedHeapAfterGc();
-      return new Figures(n, delta, millis, sent, count, cpu, Math.max(0, open - closed) / n);
+      return new Figures(n, delta, millis, sent, count, asked, cpu, Math.max(0, open - closed) / n);
     } finally {
       watchers.shutdownNow();
       server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
@@ -146,7 +159,8 @@ public final class ScaleLatency {
   }
 
   private static Snapshot snapshot(int n) {
-    List<Cluster> clusters = new ArrayList<>(n);
+    List<Cluster> clusters = new ArrayList<>(n + 1);
+    clusters.add(XdsResources.cluster("seed").build());
     List<ClusterLoadAssignment> endpoints = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       clusters.add(XdsResources.cluster("c" + i).build());
@@ -159,13 +173,13 @@ public final class ScaleLatency {
     return Snapshot.create(clusters, endpoints, List.of(), List.of(), List.of(), "1");
   }
 
-  /** Counts the serialized bytes of every response the server sends. */
-  private static ServerInterceptor counting(AtomicLong bytes, AtomicLong responses) {
+  /** Counts the serialized bytes of every response the server sends, and the requests. */
+  private static ServerInterceptor counting(AtomicLong bytes, AtomicLong responses, AtomicLong requests) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(
           ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+        ServerCall.Listener<Q> listener = next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
           public void sendMessage(R message) {
             bytes.addAndGet(((MessageLite) message).getSerializedSize());
@@ -173,6 +187,13 @@ public final class ScaleLatency {
             super.sendMessage(message);
           }
         }, headers);
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+          @Override
+          public void onMessage(Q message) {
+            requests.incrementAndGet();
+            super.onMessage(message);
+          }
+        };
       }
     };
   }

@@ -119,6 +119,9 @@ public final class ResourceCache {
   private long responseSequence;
   /** Callbacks of the operation in progress; see {@link #dispatch()}. */
   private List<Pending<?>> pending = new ArrayList<>();
+  /** Callbacks of the turn's operations, handed out at its end; see {@link #handOut()}. */
+  private List<Pending<?>> handOut = new ArrayList<>();
+  private boolean handOutQueued;
   /** Set while the ADS stream is failing: from a stream failure to the next response. */
   private ConnectionFailure connectionFailure;
   private boolean shutdown;
@@ -747,27 +750,55 @@ public final class ResourceCache {
 
   /**
    * Queues a callback of the operation in progress. Its tracker count starts when {@link
-   * #dispatch()} hands it out; until then the response handler's own count holds the tracker.
+   * #dispatch()} queues it for hand-out; until then the response handler's own count holds the
+   * tracker.
    */
   private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
     pending.add(new Pending<>(w, action, tracker));
   }
 
   /**
-   * Ends an operation (a response, a timer, a stream failure, a new watcher): the status snapshot
-   * is rebuilt first when callbacks follow, once per operation, so a callback that reads {@code
-   * status()} sees the change it is told about; without callbacks the rebuild is coalesced.
+   * Ends an operation (a response, a timer, a stream failure, a new watcher): its callbacks are
+   * handed out at the end of the context's turn, after a status rebuild, so a callback that reads
+   * {@code status()} sees the change it is told about; without callbacks the rebuild is coalesced.
    */
   private void dispatch() {
     if (pending.isEmpty()) {
       listener.stateChanged();
       return;
     }
-    listener.publishStatusNow();
-    List<Pending<?>> out = pending;
-    pending = new ArrayList<>();
+    for (Pending<?> p : pending) {
+      if (p.tracker() != null) {
+        p.tracker().begin(); // flow control: the response is not done until its callbacks are out
+      }
+    }
+    handOut.addAll(pending);
+    pending.clear();
+    if (!handOutQueued) {
+      handOutQueued = true;
+      syncContext.executeLater(this::handOut);
+    }
+  }
+
+  /**
+   * Hands out the callbacks of every operation of the context's current turn, in order, after one
+   * status rebuild: a burst of watches of cached resources (thousands of channels starting, a
+   * delta server's kept clusters) then rebuilds the status once per turn, not once per watch.
+   */
+  private void handOut() {
+    handOutQueued = false;
+    List<Pending<?>> out = handOut;
+    handOut = new ArrayList<>();
+    if (!shutdown) {
+      listener.publishStatusNow();
+    }
     for (Pending<?> p : out) {
-      p.deliver();
+      if (!shutdown) {
+        p.deliver();
+      }
+      if (p.tracker() != null) {
+        p.tracker().end();
+      }
     }
   }
 
