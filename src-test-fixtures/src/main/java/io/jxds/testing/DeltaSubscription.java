@@ -29,20 +29,10 @@ final class DeltaSubscription {
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DeltaDiscoveryRequest request) {
-    String nonce = request.getResponseNonce();
-    if (!nonce.isEmpty()) {
-      if (!nonce.equals(lastNonceSent)) {
-        return RecordedRequest.Kind.STALE;
-      }
-      if (request.hasErrorDetail()) {
-        return RecordedRequest.Kind.NACK;
-      }
-      if (!nonceAnswered) {
-        return RecordedRequest.Kind.ACK;
-      }
-    }
-    if (!requested) {
-      return RecordedRequest.Kind.INITIAL;
+    RecordedRequest.Kind byNonce = StreamSubscription.classifyNonce(
+        request.getResponseNonce(), request.hasErrorDetail(), lastNonceSent, nonceAnswered, requested);
+    if (byNonce != null) {
+      return byNonce;
     }
     return request.getResourceNamesSubscribeCount() + request.getResourceNamesUnsubscribeCount() == 0
         ? RecordedRequest.Kind.DUPLICATE

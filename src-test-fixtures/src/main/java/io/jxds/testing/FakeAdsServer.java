@@ -500,7 +500,11 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  /** Every delta request received so far (also across restarts), as received, oldest first. */
+  /**
+   * Every delta request received so far (also across restarts), as received, oldest first.
+   *
+   * @return the delta requests
+   */
   public List<DeltaDiscoveryRequest> deltaRequests() {
     lock.lock();
     try {

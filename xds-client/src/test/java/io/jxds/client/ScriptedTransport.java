@@ -62,29 +62,34 @@ final class ScriptedTransport implements AdsTransport {
         .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
   }
 
-  static final class ScriptedCall implements Call {
-    final Listener listener;
-    final List<DiscoveryRequest> sent = new ArrayList<>();
+  /** What a call recorded, whichever protocol it speaks. */
+  abstract static class Recording<Q> {
+    final List<Q> sent = new ArrayList<>();
     int requested;
     String cancelled;
 
-    ScriptedCall(Listener listener) {
-      this.listener = listener;
-    }
-
-    @Override
-    public void send(DiscoveryRequest request) {
+    public void send(Q request) {
       sent.add(request);
     }
 
-    @Override
     public void request(int count) {
       requested += count;
     }
 
-    @Override
     public void cancel(String reason) {
       cancelled = reason;
+    }
+
+    Q lastRequest() {
+      return sent.get(sent.size() - 1);
+    }
+  }
+
+  static final class ScriptedCall extends Recording<DiscoveryRequest> implements Call {
+    final Listener listener;
+
+    ScriptedCall(Listener listener) {
+      this.listener = listener;
     }
 
     ScriptedCall ready() {
@@ -100,35 +105,13 @@ final class ScriptedTransport implements AdsTransport {
     void close(Status status) {
       listener.onClose(status);
     }
-
-    DiscoveryRequest lastRequest() {
-      return sent.get(sent.size() - 1);
-    }
   }
 
-  static final class ScriptedDeltaCall implements DeltaCall {
+  static final class ScriptedDeltaCall extends Recording<DeltaDiscoveryRequest> implements DeltaCall {
     final DeltaListener listener;
-    final List<DeltaDiscoveryRequest> sent = new ArrayList<>();
-    int requested;
-    String cancelled;
 
     ScriptedDeltaCall(DeltaListener listener) {
       this.listener = listener;
-    }
-
-    @Override
-    public void send(DeltaDiscoveryRequest request) {
-      sent.add(request);
-    }
-
-    @Override
-    public void request(int count) {
-      requested += count;
-    }
-
-    @Override
-    public void cancel(String reason) {
-      cancelled = reason;
     }
 
     ScriptedDeltaCall ready() {
@@ -143,10 +126,6 @@ final class ScriptedTransport implements AdsTransport {
 
     void close(Status status) {
       listener.onClose(status);
-    }
-
-    DeltaDiscoveryRequest lastRequest() {
-      return sent.get(sent.size() - 1);
     }
   }
 }

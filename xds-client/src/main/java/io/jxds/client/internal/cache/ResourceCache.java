@@ -507,11 +507,7 @@ public final class ResourceCache {
         }
       }
     }
-    if (applying.errors == null) {
-      t.accepted(version);
-      return ResponseOutcome.ACCEPTED;
-    }
-    return new ResponseOutcome(applying.errors);
+    return applying.outcome(t, version);
   }
 
   /**
@@ -563,11 +559,7 @@ public final class ResourceCache {
         onDeleted(entry, tracker);
       }
     }
-    if (applying.errors == null) {
-      t.accepted(response.getSystemVersionInfo());
-      return ResponseOutcome.ACCEPTED;
-    }
-    return new ResponseOutcome(applying.errors);
+    return applying.outcome(t, response.getSystemVersionInfo());
   }
 
   /** What applying one response has found so far. */
@@ -590,6 +582,15 @@ public final class ResourceCache {
 
     void error(String error) {
       errors = add(errors, error);
+    }
+
+    /** ACK, recording {@code version} as the type's accepted one, or NACK naming every error. */
+    ResponseOutcome outcome(TypeCache<?> t, String version) {
+      if (errors == null) {
+        t.accepted(version);
+        return ResponseOutcome.ACCEPTED;
+      }
+      return new ResponseOutcome(errors);
     }
   }
 

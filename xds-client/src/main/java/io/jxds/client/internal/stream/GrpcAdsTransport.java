@@ -2,9 +2,7 @@ package io.jxds.client.internal.stream;
 
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -63,46 +61,59 @@ public final class GrpcAdsTransport implements AdsTransport {
 
   @Override
   public Call start(Listener listener) {
-    ClientCall<DiscoveryRequest, DiscoveryResponse> call =
-        startCall(AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), listener, listener::onResponse);
-    return new Call() {
-      @Override
-      public void send(DiscoveryRequest request) {
-        call.sendMessage(request);
-      }
-
-      @Override
-      public void request(int count) {
-        call.request(count);
-      }
-
-      @Override
-      public void cancel(String reason) {
-        call.cancel(reason, null);
-      }
-    };
+    return new SotwCall(startCall(
+        AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), listener, listener::onResponse));
   }
 
   @Override
   public DeltaCall startDelta(DeltaListener listener) {
-    ClientCall<DeltaDiscoveryRequest, DeltaDiscoveryResponse> call =
-        startCall(AggregatedDiscoveryServiceGrpc.getDeltaAggregatedResourcesMethod(), listener, listener::onResponse);
-    return new DeltaCall() {
-      @Override
-      public void send(DeltaDiscoveryRequest request) {
-        call.sendMessage(request);
-      }
+    return new DeltaGrpcCall(startCall(
+        AggregatedDiscoveryServiceGrpc.getDeltaAggregatedResourcesMethod(), listener, listener::onResponse));
+  }
 
-      @Override
-      public void request(int count) {
-        call.request(count);
-      }
+  /** A started {@link ClientCall}, whichever protocol it speaks. */
+  private abstract static class GrpcCall<Q> implements CallControl {
+    private final ClientCall<Q, ?> call;
 
-      @Override
-      public void cancel(String reason) {
-        call.cancel(reason, null);
-      }
-    };
+    GrpcCall(ClientCall<Q, ?> call) {
+      this.call = call;
+    }
+
+    void sendMessage(Q request) {
+      call.sendMessage(request);
+    }
+
+    @Override
+    public void request(int count) {
+      call.request(count);
+    }
+
+    @Override
+    public void cancel(String reason) {
+      call.cancel(reason, null);
+    }
+  }
+
+  private static final class SotwCall extends GrpcCall<DiscoveryRequest> implements Call {
+    SotwCall(ClientCall<DiscoveryRequest, ?> call) {
+      super(call);
+    }
+
+    @Override
+    public void send(DiscoveryRequest request) {
+      sendMessage(request);
+    }
+  }
+
+  private static final class DeltaGrpcCall extends GrpcCall<DeltaDiscoveryRequest> implements DeltaCall {
+    DeltaGrpcCall(ClientCall<DeltaDiscoveryRequest, ?> call) {
+      super(call);
+    }
+
+    @Override
+    public void send(DeltaDiscoveryRequest request) {
+      sendMessage(request);
+    }
   }
 
   private <Q, R> ClientCall<Q, R> startCall(MethodDescriptor<Q, R> method, Events listener, Consumer<R> onResponse) {
