@@ -268,6 +268,9 @@ class DeltaProtocolTest {
     RecordingWatcher<TestCluster> again = watchCluster("a");
     assertThat(again.updates()).extracting(TestCluster::name).containsExactly("a");
     assertThat(call.lastRequest().getResourceNamesSubscribeList()).containsExactly("a");
+    // The client ACKed that version; a server that still has it (java-control-plane's wildcard
+    // clusters) sends nothing back, so it stays ACKED rather than REQUESTED forever.
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
     // No answer within the resource timeout: the retained value stays (delta has no absence).
     clock.forwardTime(Duration.ofSeconds(20).toSeconds(), TimeUnit.SECONDS);
     assertThat(again.events()).hasSize(1);

@@ -63,6 +63,10 @@ import org.slf4j.LoggerFactory;
  *       server that never saw the name leave would not send it again). The hold ends when a name
  *       of the type is watched (the next request replaces the standing one) or the stream ends;
  *       held names then become retained or are forgotten.
+ *   <li>Delta responses ({@link #handleDeltaResponse}): a name left out is unchanged, {@code
+ *       removed_resources} deletes, each resource has its own version, and nothing is held (the
+ *       stream unsubscribes names explicitly). Resources a wildcard server sends for names nobody
+ *       watches are kept undecoded and applied when the name is watched.
  *   <li>A watcher of a name without data added while the ADS stream is failing hears the
  *       stream's error at once, not only at the next failed attempt (up to 120 s later).
  * </ul>
@@ -168,8 +172,9 @@ public final class ResourceCache {
       entry.cancelRetentionTimer(); // never left the wire: its state is current
       typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
-      // Delta has no type-wide version: a retained value is REQUESTED until a response covers it.
-      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion() : "");
+      // Delta versions are per resource: the retained value is at the version the client ACKed,
+      // and a server that still has it need not send it again (java-control-plane does not).
+      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion() : entry.version());
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
