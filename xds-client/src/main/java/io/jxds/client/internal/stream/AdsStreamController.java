@@ -147,7 +147,7 @@ public final class AdsStreamController {
     this.events = events;
   }
 
-  /** Whether a stream has received a response and not failed since. */
+  /** Whether a stream has received a response (delta: become ready) and not failed since. */
   public boolean isConnected() {
     return connection == Connection.CONNECTED;
   }
