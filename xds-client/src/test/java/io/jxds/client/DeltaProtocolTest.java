@@ -12,7 +12,6 @@ import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.jxds.api.ResourceState;
-import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.client.RecordingWatcher.DoesNotExist;
 import io.jxds.client.RecordingWatcher.Update;
@@ -121,20 +120,7 @@ class DeltaProtocolTest {
     ScriptedDeltaCall call = transport.lastDelta().ready();
     call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("seed", "1"))));
     int before = call.sent.size();
-    client.watch(TestTypes.CLUSTER, "seed", new ResourceWatcher<TestCluster>() {
-      @Override
-      public void onUpdate(TestCluster value) {
-        for (int i = 0; i < 50; i++) {
-          client.watch(TestTypes.CLUSTER, "c" + i, new RecordingWatcher<>(), DIRECT);
-        }
-      }
-
-      @Override
-      public void onResourceDoesNotExist(String resourceName) {}
-
-      @Override
-      public void onError(Status error) {}
-    }, DIRECT);
+    SubscriptionBatchingTest.watchBurstOnUpdate(client, "seed", 50);
     assertThat(call.sent).hasSize(before + 1);
     assertThat(call.lastRequest().getResourceNamesSubscribeList()).hasSize(50).doesNotContain("seed");
   }

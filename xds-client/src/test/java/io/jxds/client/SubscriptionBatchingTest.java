@@ -34,19 +34,15 @@ class SubscriptionBatchingTest {
     client.close();
   }
 
-  @Test
-  void burstOfWatchesInOneTurnSendsOneRequest() {
-    client.watch(TestTypes.CLUSTER, "seed", new RecordingWatcher<>(), DIRECT);
-    ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", XdsResources.cluster("seed").buildAny()));
-    int before = call.sent.size();
-
-    // A watcher with a direct executor runs inside the client's turn: every watch it makes is
-    // handled in that same turn, as the watches of many channels queued while the client is busy.
-    client.watch(TestTypes.CLUSTER, "seed", new ResourceWatcher<TestCluster>() {
+  /**
+   * Watches {@code seed} with a direct-executor watcher that, on its value, watches clusters
+   * c0..c(n-1): all inside one turn of the client's context.
+   */
+  static void watchBurstOnUpdate(DefaultXdsClient client, String seed, int n) {
+    client.watch(TestTypes.CLUSTER, seed, new ResourceWatcher<TestCluster>() {
       @Override
       public void onUpdate(TestCluster value) {
-        for (int i = 0; i < BURST; i++) {
+        for (int i = 0; i < n; i++) {
           client.watch(TestTypes.CLUSTER, "c" + i, new RecordingWatcher<>(), DIRECT);
         }
       }
@@ -57,6 +53,18 @@ class SubscriptionBatchingTest {
       @Override
       public void onError(Status error) {}
     }, DIRECT);
+  }
+
+  @Test
+  void burstOfWatchesInOneTurnSendsOneRequest() {
+    client.watch(TestTypes.CLUSTER, "seed", new RecordingWatcher<>(), DIRECT);
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", XdsResources.cluster("seed").buildAny()));
+    int before = call.sent.size();
+
+    // A watcher with a direct executor runs inside the client's turn: every watch it makes is
+    // handled in that same turn, as the watches of many channels queued while the client is busy.
+    watchBurstOnUpdate(client, "seed", BURST);
 
     assertThat(call.sent).hasSize(before + 1);
     DiscoveryRequest request = call.lastRequest();
