@@ -73,6 +73,11 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     return call.requested;
   }
 
+  /** How many resource names the client's requests listed so far, in all. */
+  public long namesSent() {
+    return call.names;
+  }
+
   /** How many requests (subscriptions, ACKs, NACKs) the client sent so far. */
   public long requestsSent() {
     return call.sent;
@@ -110,12 +115,14 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     volatile DiscoveryRequest last;
     volatile long requested;
     volatile long sent;
+    volatile long names;
     volatile Thread waiter;
 
     // Written only by the thread draining the client's sync context, one at a time.
     @Override
     public void send(DiscoveryRequest request) {
       last = request;
+      names += request.getResourceNamesCount();
       sent++;
       Thread w = waiter;
       if (w != null) {

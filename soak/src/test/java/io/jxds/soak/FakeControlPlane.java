@@ -4,7 +4,9 @@ import com.google.protobuf.Any;
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.RecordedRequest;
@@ -89,6 +91,11 @@ final class FakeControlPlane implements SoakControlPlane {
   }
 
   @Override
+  public String resourceVersion(String typeUrl, String name) {
+    return server.resourceVersion(typeUrl, name);
+  }
+
+  @Override
   public void breakStreams() {
     server.breakStreams(Status.UNAVAILABLE.withDescription("soak: streams broken"));
   }
@@ -161,7 +168,11 @@ final class FakeControlPlane implements SoakControlPlane {
    * ClusterLoadAssignment with priorities 0 and 2 (gRFC A27: not contiguous). Both are NACKed and
    * the last good value stays.
    */
-  synchronized void sendBad(ClusterModel c, boolean cds, IntUnaryOperator ports) {
+  synchronized void sendBad(ClusterModel c, boolean cds, IntUnaryOperator ports, boolean delta) {
+    if (delta) {
+      sendBadDelta(c, cds, ports);
+      return;
+    }
     DiscoveryResponse.Builder response = DiscoveryResponse.newBuilder().setNonce("soak-bad-" + (++badNonce));
     if (cds) {
       response.setTypeUrl(FakeAdsServer.CLUSTER_TYPE_URL).setVersionInfo(server
@@ -173,17 +184,37 @@ final class FakeControlPlane implements SoakControlPlane {
         response.addResources(Any.pack(m));
       }
     } else {
-      ClusterLoadAssignment bad = XdsResources.endpoints(c.edsName())
-          .locality(ClusterModel.REGION, "bad0", "", l -> l.priority(0).endpoint("127.0.0.1", ports.applyAsInt(0),
-              io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY))
-          .locality(ClusterModel.REGION, "bad2", "", l -> l.priority(2).endpoint("127.0.0.1", ports.applyAsInt(1),
-              io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY))
-          .build();
       response.setTypeUrl(FakeAdsServer.ENDPOINTS_TYPE_URL)
           .setVersionInfo(server.version(FakeAdsServer.ENDPOINTS_TYPE_URL))
-          .addResources(Any.pack(bad));
+          .addResources(Any.pack(badEndpoints(c, ports)));
     }
     server.sendRaw(response.build());
+  }
+
+  /** Delta: the one invalid resource, as a change; the others are unchanged by leaving them out. */
+  private void sendBadDelta(ClusterModel c, boolean cds, IntUnaryOperator ports) {
+    String typeUrl = cds ? FakeAdsServer.CLUSTER_TYPE_URL : FakeAdsServer.ENDPOINTS_TYPE_URL;
+    Message bad = cds
+        ? XdsResources.cluster(c.name).edsServiceName(c.edsName()).type(Cluster.DiscoveryType.STATIC).build()
+        : badEndpoints(c, ports);
+    server.sendRawDelta(DeltaDiscoveryResponse.newBuilder()
+        .setTypeUrl(typeUrl)
+        .setSystemVersionInfo(server.version(typeUrl))
+        .setNonce("soak-bad-" + (++badNonce))
+        .addResources(Resource.newBuilder()
+            .setName(cds ? c.name : c.edsName())
+            .setVersion("soak-bad-" + badNonce)
+            .setResource(Any.pack(bad)))
+        .build());
+  }
+
+  private static ClusterLoadAssignment badEndpoints(ClusterModel c, IntUnaryOperator ports) {
+    return XdsResources.endpoints(c.edsName())
+        .locality(ClusterModel.REGION, "bad0", "", l -> l.priority(0).endpoint("127.0.0.1", ports.applyAsInt(0),
+            io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY))
+        .locality(ClusterModel.REGION, "bad2", "", l -> l.priority(2).endpoint("127.0.0.1", ports.applyAsInt(1),
+            io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY))
+        .build();
   }
 
   List<Throwable> unexpectedErrors() {

@@ -123,6 +123,13 @@ final class JcpControlPlane implements SoakControlPlane {
     return typeUrl.equals(FakeAdsServer.CLUSTER_TYPE_URL) ? "c" + clustersVersion : "e" + endpointsVersion;
   }
 
+  /** java-control-plane versions each resource by a hash of its content (VersionedResource). */
+  @Override
+  public synchronized String resourceVersion(String typeUrl, String name) {
+    var resource = snapshot().resources(typeUrl).get(name);
+    return resource == null ? "" : resource.version();
+  }
+
   @Override
   public void breakStreams() {
     for (Stream s : live) {

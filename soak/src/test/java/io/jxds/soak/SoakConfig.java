@@ -14,8 +14,11 @@ import java.util.Set;
  * @param maxOps and after this many operations
  * @param skip operation kinds (and pseudo-kinds of {@link OpGenerator}) never generated
  * @param assertHeap whether heap growth fails the run (long runs); else it is only reported
+ * @param delta whether the client speaks delta xDS to the control plane (server feature
+ *     {@code jxds.delta}) rather than state of the world
  */
-record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<String> skip, boolean assertHeap) {
+record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<String> skip, boolean assertHeap,
+    boolean delta) {
   enum Mode { JCP, FAKE }
 
   static final int CLUSTERS = 6;
@@ -57,6 +60,7 @@ record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<Strin
     return "mvn -B -pl soak -am verify -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false"
         + " -Djxds.soak.mode=" + mode.name().toLowerCase() + " -Djxds.soak.seed=" + seed
         + " -Djxds.soak.ops=" + ops + " -Djxds.soak.duration=" + Math.max(duration.toSeconds(), 60) + "s"
-        + (skip.isEmpty() ? "" : " -Djxds.soak.skip=" + String.join(",", skip));
+        + (skip.isEmpty() ? "" : " -Djxds.soak.skip=" + String.join(",", skip))
+        + " -Djxds.soak.protocol=" + (delta ? "delta" : "sotw");
   }
 }

@@ -28,6 +28,9 @@ interface SoakControlPlane extends AutoCloseable {
   /** The version a client holding the latest config has for this type URL. */
   String version(String typeUrl);
 
+  /** The version a delta client holding the latest config has for this resource. */
+  String resourceVersion(String typeUrl, String name);
+
   /** Closes every open stream with UNAVAILABLE (the server keeps running). */
   void breakStreams();
 

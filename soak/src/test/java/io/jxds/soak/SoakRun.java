@@ -210,7 +210,8 @@ final class SoakRun implements AutoCloseable {
     String nodeId = "soak-" + config.mode().name().toLowerCase() + "-" + config.seed() + "-" + Long.toHexString(System
         .nanoTime());
     return "{\"xds_servers\": [{\"server_uri\": \"" + controlPlane.serverUri()
-        + "\", \"channel_creds\": [{\"type\": \"insecure\"}], \"server_features\": []}],"
+        + "\", \"channel_creds\": [{\"type\": \"insecure\"}], \"server_features\": ["
+        + (config.delta() ? "\"jxds.delta\"" : "") + "]}],"
         + " \"node\": {\"id\": \"" + nodeId + "\", \"cluster\": \"jxds-soak\"}}";
   }
 
@@ -374,9 +375,9 @@ final class SoakRun implements AutoCloseable {
     if (op instanceof Op.BadResource b) {
       FakeControlPlane fake = (FakeControlPlane) controlPlane;
       String type = b.cds() ? FakeAdsServer.CLUSTER_TYPE_URL : FakeAdsServer.ENDPOINTS_TYPE_URL;
-      badSentAt.put(type + " " + (b.cds() ? b.cluster() : model.cluster(b.cluster()).edsName()),
-          controlPlane.version(type));
-      fake.sendBad(model.cluster(b.cluster()), b.cds(), ports());
+      String name = b.cds() ? b.cluster() : model.cluster(b.cluster()).edsName();
+      badSentAt.put(type + " " + name, expectedVersion(type, name));
+      fake.sendBad(model.cluster(b.cluster()), b.cds(), ports(), config.delta());
       return CONVERGE;
     }
     throw new IllegalStateException("unknown operation " + op);
@@ -606,8 +607,13 @@ final class SoakRun implements AutoCloseable {
     return null;
   }
 
+  /** State of the world: the type's version; delta: the resource's own. */
+  private String expectedVersion(String typeUrl, String name) {
+    return config.delta() ? controlPlane.resourceVersion(typeUrl, name) : controlPlane.version(typeUrl);
+  }
+
   private String versionMismatch(ResourceStatus r, String typeUrl, String name) {
-    String want = controlPlane.version(typeUrl);
+    String want = expectedVersion(typeUrl, name);
     boolean nackAllowed = want.equals(badSentAt.get(typeUrl + " " + name));
     boolean stateOk = r.state() == ResourceState.ACKED || (nackAllowed && r.state() == ResourceState.NACKED);
     if (!r.version().equals(want) || !stateOk) {

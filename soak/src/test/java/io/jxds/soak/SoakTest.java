@@ -62,7 +62,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       runs of 5 minutes or more (reported always).
  * </ul>
  *
- * <p>CI runs the two bounded tests below (fixed seeds, about 30 s each). The long run (see README,
+ * <p>Each mode runs with the client speaking state of the world or delta xDS. CI runs the four
+ * bounded tests below (fixed seeds, about 30 s each). The long run (see README,
  * "Soak") is {@link #configuredRun()}, enabled by {@code -Djxds.soak.duration}.
  */
 class SoakTest {
@@ -73,7 +74,15 @@ class SoakTest {
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 11, CI_DURATION, Integer.MAX_VALUE,
-        Set.of(), false));
+        Set.of(), false, false));
+  }
+
+  @Test
+  @Timeout(120)
+  @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
+  void fakeAdsServerDeltaBounded() throws Exception {
+    run(new SoakConfig(SoakConfig.Mode.FAKE, 13, CI_DURATION, Integer.MAX_VALUE,
+        Set.of(), false, true));
   }
 
   @Test
@@ -81,13 +90,22 @@ class SoakTest {
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 12, CI_DURATION, Integer.MAX_VALUE,
-        Set.of(), false));
+        Set.of(), false, false));
+  }
+
+  @Test
+  @Timeout(120)
+  @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
+  void javaControlPlaneDeltaBounded() throws Exception {
+    run(new SoakConfig(SoakConfig.Mode.JCP, 14, CI_DURATION, Integer.MAX_VALUE,
+        Set.of(), false, true));
   }
 
   /**
    * {@code -Djxds.soak.duration=30m} (required), {@code -Djxds.soak.mode=jcp|fake|both} (default
    * both, one after the other), {@code -Djxds.soak.seed=42} (default 1), {@code -Djxds.soak.ops=N}
-   * (stop after N operations), {@code -Djxds.soak.skip=kind,kind} (operation kinds to leave out).
+   * (stop after N operations), {@code -Djxds.soak.skip=kind,kind} (operation kinds to leave out),
+   * {@code -Djxds.soak.protocol=sotw|delta|both} (the wire protocol; default sotw).
    */
   @Test
   @EnabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
@@ -106,8 +124,17 @@ class SoakTest {
       modes.add(SoakConfig.Mode.JCP);
     }
     assertThat(modes).as("jxds.soak.mode must be jcp, fake or both").isNotEmpty();
+    String protocol = System.getProperty("jxds.soak.protocol", "sotw").toLowerCase(Locale.ROOT);
+    List<Boolean> deltas = switch (protocol) {
+      case "sotw" -> List.of(false);
+      case "delta" -> List.of(true);
+      case "both" -> List.of(false, true);
+      default -> throw new IllegalArgumentException("jxds.soak.protocol must be sotw, delta or both: " + protocol);
+    };
     for (SoakConfig.Mode m : modes) {
-      run(new SoakConfig(m, seed, duration, ops, skip, assertHeap));
+      for (boolean delta : deltas) {
+        run(new SoakConfig(m, seed, duration, ops, skip, assertHeap, delta));
+      }
     }
   }
 

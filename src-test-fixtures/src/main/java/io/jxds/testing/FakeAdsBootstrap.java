@@ -35,6 +35,7 @@ public final class FakeAdsBootstrap {
   private String nodeCluster = DEFAULT_NODE_CLUSTER;
   private String[] locality; // region, zone, sub_zone; null for none
   private final List<String> serverFeatures = new ArrayList<>();
+  private final List<String> fallbackUris = new ArrayList<>();
   private final Map<String, String> jxdsOptions = new LinkedHashMap<>();
   private final Map<String, String> certificateProviders = new LinkedHashMap<>();
   private String channelCredentials = "{\"type\": \"insecure\"}";
@@ -94,6 +95,19 @@ public final class FakeAdsBootstrap {
     for (String feature : features) {
       serverFeatures.add(Objects.requireNonNull(feature, "feature"));
     }
+    return this;
+  }
+
+  /**
+   * Adds a fallback server after this one in {@code xds_servers} (gRFC A71), with insecure
+   * credentials and the same {@code server_features}.
+   *
+   * @param serverUri the fallback's address, for example another server's {@link
+   *     FakeAdsServer#serverUri()}
+   * @return this builder
+   */
+  public FakeAdsBootstrap fallbackServer(String serverUri) {
+    fallbackUris.add(Objects.requireNonNull(serverUri, "serverUri"));
     return this;
   }
 
@@ -176,7 +190,16 @@ public final class FakeAdsBootstrap {
     for (int i = 0; i < serverFeatures.size(); i++) {
       json.append(i == 0 ? "" : ", ").append(quote(serverFeatures.get(i)));
     }
-    json.append("]\n  }],\n  \"node\": {\"id\": ").append(quote(nodeId))
+    json.append("]\n  }");
+    for (String fallback : fallbackUris) {
+      json.append(", {\n    \"server_uri\": ").append(quote(fallback))
+          .append(",\n    \"channel_creds\": [{\"type\": \"insecure\"}],\n    \"server_features\": [");
+      for (int i = 0; i < serverFeatures.size(); i++) {
+        json.append(i == 0 ? "" : ", ").append(quote(serverFeatures.get(i)));
+      }
+      json.append("]\n  }");
+    }
+    json.append("],\n  \"node\": {\"id\": ").append(quote(nodeId))
         .append(", \"cluster\": ").append(quote(nodeCluster));
     if (locality != null) {
       json.append(", \"locality\": {\"region\": ").append(quote(locality[0]))

@@ -7,6 +7,8 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Grpc;
@@ -53,6 +55,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -60,10 +63,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A state-of-the-world ADS control plane for tests: a real gRPC server implementing
- * {@code envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources}, on an
- * in-process transport, a loopback port or (on Linux) a unix domain socket, whose resources,
- * faults and observations a test controls.
+ * An ADS control plane for tests: a real gRPC server implementing
+ * {@code envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources} (state
+ * of the world) and {@code DeltaAggregatedResources} (delta), on an in-process transport, a
+ * loopback port or (on Linux) a unix domain socket, whose resources, faults and observations a
+ * test controls.
  *
  * <h2>Protocol behaviour</h2>
  *
@@ -89,6 +93,16 @@ import org.slf4j.LoggerFactory;
  *       is answered, at the current version, only if it adds names; removing names, ACKs and NACKs
  *       get no response (a NACKed version is not re-sent; the next change is).
  *   <li><b>Nonces</b> are unique for the server's life, across streams and restarts.
+ *   <li><b>Delta streams</b> track, per type, the subscribed names and the version of each
+ *       resource the client holds (sent to it, or named in {@code initial_resource_versions}). A
+ *       response carries the subscribed resources whose version the client does not hold (each
+ *       resource's version is the type's version when it last changed) and, in {@code
+ *       removed_resources}, the subscribed names the client holds that no longer exist; none is
+ *       sent when there is neither. A request is answered when it is the stream's first for the
+ *       type or subscribes a new name. Delta requests are recorded too ({@link #requests()}, as a
+ *       state-of-the-world request whose {@code version_info} is the version an ACK accepts and
+ *       whose {@code resource_names} are the names subscribed after it; {@link #deltaRequests()}
+ *       as received), so the same assertions and faults serve both protocols.
  * </ul>
  *
  * <h2>Threading</h2>
@@ -130,6 +144,7 @@ public final class FakeAdsServer implements AutoCloseable {
   private final Map<String, ServedType> types = new HashMap<>();
   private final Map<Long, AdsStream> streams = new LinkedHashMap<>();
   private final List<RecordedRequest> requests = new ArrayList<>();
+  private final List<DeltaDiscoveryRequest> deltaRequests = new ArrayList<>();
   private final Map<String, RecordedRequest> lastAcks = new HashMap<>();
   private final Map<String, RecordedRequest> lastNacks = new HashMap<>();
   private final List<Throwable> unexpectedErrors = new ArrayList<>();
@@ -621,6 +636,24 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * The version of one resource as delta streams see it (the type's version when the resource
+   * last changed), or {@code ""} if it does not exist.
+   *
+   * @param typeUrl the resource's type URL
+   * @param name the resource's name
+   * @return its delta version
+   */
+  public String resourceVersion(String typeUrl, String name) {
+    lock.lock();
+    try {
+      ServedType state = types.get(typeUrl);
+      return state == null ? "" : state.resourceVersions.getOrDefault(name, "");
+    } finally {
+      lock.unlock();
+    }
+  }
+
   // ---------------------------------------------------------------- observations
 
   /**
@@ -645,8 +678,23 @@ public final class FakeAdsServer implements AutoCloseable {
     lock.lock();
     try {
       requests.clear();
+      deltaRequests.clear();
       lastAcks.clear();
       lastNacks.clear();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Every delta request received so far (also across restarts), as received, oldest first.
+   *
+   * @return the delta requests
+   */
+  public List<DeltaDiscoveryRequest> deltaRequests() {
+    lock.lock();
+    try {
+      return List.copyOf(deltaRequests);
     } finally {
       lock.unlock();
     }
@@ -774,6 +822,10 @@ public final class FakeAdsServer implements AutoCloseable {
         StreamSubscription state = stream.types.get(typeUrl);
         if (state != null) {
           names.addAll(state.names);
+        }
+        DeltaSubscription delta = stream.deltaTypes.get(typeUrl);
+        if (delta != null) {
+          names.addAll(delta.names);
         }
       }
       return Collections.unmodifiableSet(names);
@@ -916,12 +968,31 @@ public final class FakeAdsServer implements AutoCloseable {
    * @return the number of streams it was sent on
    */
   public int sendRaw(DiscoveryResponse response) {
+    return sendRawOn(false, response);
+  }
+
+  /**
+   * Sends {@code response} unchanged, at once, on every open delta stream; see {@link
+   * #sendRaw(DiscoveryResponse)}.
+   *
+   * @param response the delta response to send
+   * @return the number of streams it was sent on
+   */
+  public int sendRawDelta(DeltaDiscoveryResponse response) {
+    return sendRawOn(true, response);
+  }
+
+  private int sendRawOn(boolean delta, Message response) {
     lock.lock();
     try {
+      int sent = 0;
       for (AdsStream stream : streams.values()) {
-        submit(() -> sendNow(stream, response, false), stream);
+        if (stream.delta == delta) {
+          submit(() -> sendNow(stream, response, false), stream);
+          sent++;
+        }
       }
-      return streams.size();
+      return sent;
     } finally {
       lock.unlock();
     }
@@ -980,16 +1051,26 @@ public final class FakeAdsServer implements AutoCloseable {
     @Override
     public StreamObserver<DiscoveryRequest> streamAggregatedResources(
         StreamObserver<DiscoveryResponse> responseObserver) {
-      ServerCallStreamObserver<DiscoveryResponse> out =
-          (ServerCallStreamObserver<DiscoveryResponse>) responseObserver;
-      AdsStream stream = openStream(out);
+      return serve(responseObserver, false, FakeAdsServer.this::onRequest);
+    }
+
+    @Override
+    public StreamObserver<DeltaDiscoveryRequest> deltaAggregatedResources(
+        StreamObserver<DeltaDiscoveryResponse> responseObserver) {
+      return serve(responseObserver, true, FakeAdsServer.this::onDeltaRequest);
+    }
+
+    private <Q> StreamObserver<Q> serve(
+        StreamObserver<?> responseObserver, boolean delta, BiConsumer<AdsStream, Q> onRequest) {
+      ServerCallStreamObserver<?> out = (ServerCallStreamObserver<?>) responseObserver;
+      AdsStream stream = openStream(out, delta);
       // Setting a cancel handler also stops onNext from throwing after the client went away.
       out.setOnCancelHandler(() -> closeStream(stream));
       return new StreamObserver<>() {
         @Override
-        public void onNext(DiscoveryRequest request) {
+        public void onNext(Q request) {
           try {
-            onRequest(stream, request);
+            onRequest.accept(stream, request);
           } catch (RuntimeException | Error e) {
             recordUnexpected(e);
           }
@@ -1010,10 +1091,10 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
-  private AdsStream openStream(ServerCallStreamObserver<DiscoveryResponse> out) {
+  private AdsStream openStream(ServerCallStreamObserver<?> out, boolean delta) {
     lock.lock();
     try {
-      AdsStream stream = new AdsStream(nextStreamId++, out);
+      AdsStream stream = new AdsStream(nextStreamId++, out, delta);
       if (sender != null) {
         streams.put(stream.id, stream);
       } else {
@@ -1060,15 +1141,7 @@ public final class FakeAdsServer implements AutoCloseable {
           response = state.apply(type, request, kind);
         }
       }
-      RecordedRequest recorded = RecordedRequest.of(stream.id, request, kind);
-      requests.add(recorded);
-      if (kind == RecordedRequest.Kind.ACK) {
-        lastAcks.put(recorded.typeUrl(), recorded);
-      } else if (kind == RecordedRequest.Kind.NACK) {
-        lastNacks.put(recorded.typeUrl(), recorded);
-      }
-      changed.signalAll();
-      logger.debug("ADS request {}", recorded);
+      record(RecordedRequest.of(stream.id, request, kind));
       if (response != null) {
         enqueue(stream, response);
       }
@@ -1077,19 +1150,70 @@ public final class FakeAdsServer implements AutoCloseable {
     }
   }
 
+  private void onDeltaRequest(AdsStream stream, DeltaDiscoveryRequest request) {
+    lock.lock();
+    try {
+      if (!stream.open) {
+        return; // broken by breakStreams/stop; the client has not noticed yet
+      }
+      deltaRequests.add(request);
+      ServedType type = types.get(request.getTypeUrl());
+      RecordedRequest.Kind kind;
+      DeltaDiscoveryResponse response = null;
+      DiscoveryRequest recordedAs;
+      if (type == null) {
+        kind = RecordedRequest.Kind.UNKNOWN_TYPE;
+        recordedAs = new DeltaSubscription().asRecorded(request, kind, "");
+      } else {
+        DeltaSubscription state = stream.deltaTypes.computeIfAbsent(request.getTypeUrl(), k -> new DeltaSubscription());
+        kind = state.classify(request);
+        String acking = state.lastVersionSent;
+        response = state.apply(type, request, kind);
+        recordedAs = state.asRecorded(request, kind, acking);
+      }
+      record(RecordedRequest.of(stream.id, recordedAs, kind));
+      if (response != null) {
+        enqueue(stream, response);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Called with the lock held. */
+  private void record(RecordedRequest recorded) {
+    requests.add(recorded);
+    if (recorded.kind() == RecordedRequest.Kind.ACK) {
+      lastAcks.put(recorded.typeUrl(), recorded);
+    } else if (recorded.kind() == RecordedRequest.Kind.NACK) {
+      lastNacks.put(recorded.typeUrl(), recorded);
+    }
+    changed.signalAll();
+    logger.debug("ADS request {}", recorded);
+  }
+
   private void update(String typeUrl, Consumer<ServedType> change) {
     Objects.requireNonNull(typeUrl, "typeUrl");
     lock.lock();
     try {
       ServedType type = types.computeIfAbsent(typeUrl, ServedType::new);
+      Map<String, Any> before = new HashMap<>(type.resources);
       change.accept(type);
       type.bumpVersion();
+      type.recordResourceVersions(before);
       logger.debug("{} now at version {} with {}", typeUrl, type.version,
           type.resources.keySet());
       for (AdsStream stream : streams.values()) {
         StreamSubscription state = stream.types.get(typeUrl);
         if (state != null && state.requested) {
           DiscoveryResponse response = type.responseFor(state);
+          if (response != null) {
+            enqueue(stream, response);
+          }
+        }
+        DeltaSubscription delta = stream.deltaTypes.get(typeUrl);
+        if (delta != null && delta.requested) {
+          DeltaDiscoveryResponse response = type.deltaResponseFor(delta);
           if (response != null) {
             enqueue(stream, response);
           }
@@ -1104,7 +1228,7 @@ public final class FakeAdsServer implements AutoCloseable {
   // ---------------------------------------------------------------- sending
 
   /** Called with the lock held: holds, delays or sends a response produced now. */
-  private void enqueue(AdsStream stream, DiscoveryResponse response) {
+  private void enqueue(AdsStream stream, Message response) {
     PendingResponse pending = new PendingResponse(stream, response);
     if (holding) {
       held.add(pending);
@@ -1156,15 +1280,19 @@ public final class FakeAdsServer implements AutoCloseable {
   }
 
   /** Runs on the sender thread, so writes to one stream never overlap. */
-  private void sendNow(AdsStream stream, DiscoveryResponse response, boolean assignNonce) {
-    DiscoveryResponse toSend = response;
+  private void sendNow(AdsStream stream, Message response, boolean assignNonce) {
+    if (response instanceof DeltaDiscoveryResponse delta) {
+      sendDeltaNow(stream, delta, assignNonce);
+      return;
+    }
+    DiscoveryResponse toSend = (DiscoveryResponse) response;
     lock.lock();
     try {
       if (!stream.open) {
         return;
       }
       if (assignNonce) {
-        toSend = response.toBuilder().setNonce(Long.toString(nextNonce++)).build();
+        toSend = toSend.toBuilder().setNonce(Long.toString(nextNonce++)).build();
       }
       if (!toSend.getNonce().isEmpty()) {
         StreamSubscription state =
@@ -1180,7 +1308,35 @@ public final class FakeAdsServer implements AutoCloseable {
           stream.id, toSend.getTypeUrl(), toSend.getVersionInfo(), toSend.getNonce(),
           toSend.getResourcesCount());
     }
-    stream.out.onNext(toSend);
+    stream.send(toSend);
+  }
+
+  private void sendDeltaNow(AdsStream stream, DeltaDiscoveryResponse response, boolean assignNonce) {
+    DeltaDiscoveryResponse toSend = response;
+    lock.lock();
+    try {
+      if (!stream.open) {
+        return;
+      }
+      if (assignNonce) {
+        toSend = response.toBuilder().setNonce(Long.toString(nextNonce++)).build();
+      }
+      if (!toSend.getNonce().isEmpty()) {
+        DeltaSubscription state =
+            stream.deltaTypes.computeIfAbsent(toSend.getTypeUrl(), k -> new DeltaSubscription());
+        state.lastNonceSent = toSend.getNonce();
+        state.nonceAnswered = false;
+        state.lastVersionSent = toSend.getSystemVersionInfo();
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (logger.isDebugEnabled()) {
+      logger.debug("delta ADS response on stream {}: type={} version={} nonce={} resources={} removed={}",
+          stream.id, toSend.getTypeUrl(), toSend.getSystemVersionInfo(), toSend.getNonce(),
+          toSend.getResourcesCount(), toSend.getRemovedResourcesCount());
+    }
+    stream.send(toSend);
   }
 
   /** Records a failure inside the server; package-private for the extension's own test. */
@@ -1233,15 +1389,24 @@ public final class FakeAdsServer implements AutoCloseable {
 
   private static final class AdsStream {
     final long id;
-    final ServerCallStreamObserver<DiscoveryResponse> out;
+    final ServerCallStreamObserver<?> out;
+    final boolean delta;
     final Map<String, StreamSubscription> types = new HashMap<>();
+    final Map<String, DeltaSubscription> deltaTypes = new HashMap<>();
     boolean open = true; // guarded by the server's lock
 
-    AdsStream(long id, ServerCallStreamObserver<DiscoveryResponse> out) {
+    AdsStream(long id, ServerCallStreamObserver<?> out, boolean delta) {
       this.id = id;
       this.out = out;
+      this.delta = delta;
+    }
+
+    /** Writes a response of this stream's protocol (the sender thread only). */
+    @SuppressWarnings("unchecked")
+    void send(Message response) {
+      ((StreamObserver<Message>) out).onNext(response);
     }
   }
 
-  private record PendingResponse(AdsStream stream, DiscoveryResponse response) {}
+  private record PendingResponse(AdsStream stream, Message response) {}
 }

@@ -1,7 +1,10 @@
 package io.jxds.testing;
 
 import com.google.protobuf.Any;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,6 +22,8 @@ final class ServedType {
   final boolean fullState;
 
   final Map<String, Any> resources = new LinkedHashMap<>();
+  /** Delta: each resource's own version, the type's version when it last changed. */
+  final Map<String, String> resourceVersions = new HashMap<>();
   long versionCounter;
   String version; // null until the type is first set: nothing to send yet
 
@@ -32,6 +37,48 @@ final class ServedType {
   /** Records a change: the next version. */
   void bumpVersion() {
     version = Long.toString(++versionCounter);
+  }
+
+  /** After a change from {@code before}: the resources that differ get the new version. */
+  void recordResourceVersions(Map<String, Any> before) {
+    resources.forEach((name, any) -> {
+      if (!any.equals(before.get(name))) {
+        resourceVersions.put(name, version);
+      }
+    });
+    resourceVersions.keySet().retainAll(resources.keySet());
+  }
+
+  /**
+   * The delta response (without nonce) a stream's subscription calls for: the subscribed
+   * resources whose version the client does not hold, and in {@code removed_resources} the
+   * subscribed names the client holds that no longer exist; null when there is neither. What it
+   * returns counts as held by the client from now on.
+   */
+  DeltaDiscoveryResponse deltaResponseFor(DeltaSubscription subscription) {
+    if (version == null) {
+      return null;
+    }
+    DeltaDiscoveryResponse.Builder response =
+        DeltaDiscoveryResponse.newBuilder().setSystemVersionInfo(version).setTypeUrl(typeUrl);
+    for (String name : subscription.names) {
+      Any resource = resources.get(name);
+      String held = subscription.clientVersions.get(name);
+      if (resource != null) {
+        String current = resourceVersions.get(name);
+        if (!current.equals(held)) {
+          response.addResources(Resource.newBuilder().setName(name).setVersion(current).setResource(resource));
+          subscription.clientVersions.put(name, current);
+        }
+      } else if (held != null) {
+        response.addRemovedResources(name);
+        subscription.clientVersions.remove(name);
+      }
+    }
+    if (response.getResourcesCount() == 0 && response.getRemovedResourcesCount() == 0) {
+      return null;
+    }
+    return response.build();
   }
 
   /**

@@ -25,7 +25,22 @@ final class StreamSubscription {
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DiscoveryRequest request) {
-    String nonce = request.getResponseNonce();
+    RecordedRequest.Kind byNonce = classifyNonce(
+        request.getResponseNonce(), request.hasErrorDetail(), lastNonceSent, nonceAnswered, requested);
+    if (byNonce != null) {
+      return byNonce;
+    }
+    return new LinkedHashSet<>(request.getResourceNamesList()).equals(names)
+        ? RecordedRequest.Kind.DUPLICATE
+        : RecordedRequest.Kind.SUBSCRIPTION_CHANGE;
+  }
+
+  /**
+   * What a request's nonce (and the stream's state) says it is, or null when that is up to its
+   * names: a later request that answers no new response. Shared by both protocols.
+   */
+  static RecordedRequest.Kind classifyNonce(
+      String nonce, boolean hasErrorDetail, String lastNonceSent, boolean nonceAnswered, boolean requested) {
     if (!nonce.isEmpty()) {
       // The nonce says which response a request answers, and only the last one sent on this
       // stream counts (xDS protocol, "ACK/NACK and resource type instance version"). Nonces are
@@ -33,19 +48,14 @@ final class StreamSubscription {
       if (!nonce.equals(lastNonceSent)) {
         return RecordedRequest.Kind.STALE;
       }
-      if (request.hasErrorDetail()) {
+      if (hasErrorDetail) {
         return RecordedRequest.Kind.NACK;
       }
       if (!nonceAnswered) {
         return RecordedRequest.Kind.ACK;
       }
     }
-    if (!requested) {
-      return RecordedRequest.Kind.INITIAL;
-    }
-    return new LinkedHashSet<>(request.getResourceNamesList()).equals(names)
-        ? RecordedRequest.Kind.DUPLICATE
-        : RecordedRequest.Kind.SUBSCRIPTION_CHANGE;
+    return requested ? null : RecordedRequest.Kind.INITIAL;
   }
 
   /**

@@ -14,11 +14,14 @@ import io.jxds.api.internal.decode.ClusterDecoder;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
+import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
+import io.jxds.client.internal.stream.ServerChain;
 import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,10 +50,10 @@ public final class DefaultXdsClient implements XdsClient {
 
   private final String nodeId;
   private final SynchronizationContext syncContext;
-  private final AdsTransport transport;
+  private final List<AdsTransport> transports;
   private final ScheduledExecutorService ownedScheduler;
   private final ResourceCache cache;
-  private final AdsStreamController controller;
+  private final ServerChain servers;
   /** Registrations by (type, name, watcher identity): where caller threads meet. */
   private final ConcurrentMap<WatchKey, WatcherRegistration<?>> registrations = new ConcurrentHashMap<>();
   /** One descriptor per type URL, checked on the caller's thread. */
@@ -66,7 +69,7 @@ public final class DefaultXdsClient implements XdsClient {
   private boolean statusRebuildQueued;
 
   DefaultXdsClient(
-      AdsTransport transport,
+      List<AdsServer> servers,
       Map<String, FileWatcherProvider> certificateProviders,
       Node node,
       Duration resourceTimeout,
@@ -79,7 +82,7 @@ public final class DefaultXdsClient implements XdsClient {
       LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
-    this.transport = transport;
+    this.transports = servers.stream().map(AdsServer::transport).toList();
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;
@@ -99,13 +102,18 @@ public final class DefaultXdsClient implements XdsClient {
             ticker,
             new ResourceCache.Listener() {
               @Override
-              public void subscriptionsChanged(String typeUrl) {
-                controller.subscriptionsChanged(typeUrl);
+              public void subscriptionsChanged(String typeUrl, String name) {
+                DefaultXdsClient.this.servers.subscriptionsChanged(typeUrl, name);
+              }
+
+              @Override
+              public boolean stateOfTheWorld() {
+                return DefaultXdsClient.this.servers.stateOfTheWorld();
               }
 
               @Override
               public boolean streamReady() {
-                return controller.isReady();
+                return DefaultXdsClient.this.servers.isReady();
               }
 
               @Override
@@ -118,17 +126,23 @@ public final class DefaultXdsClient implements XdsClient {
                 rebuildStatus();
               }
             });
-    this.controller =
-        new AdsStreamController(
-            transport,
-            cache,
-            node,
-            nodeOnFirstRequestOnly,
-            syncContext,
-            scheduler,
-            ticker,
-            random,
-            this::publishStatus);
+    // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve.
+    this.servers = new ServerChain();
+    List<AdsStreamController> controllers = new ArrayList<>();
+    for (AdsServer server : servers) {
+      controllers.add(new AdsStreamController(
+          server.transport(),
+          server.delta(),
+          cache,
+          node,
+          nodeOnFirstRequestOnly,
+          syncContext,
+          scheduler,
+          ticker,
+          random,
+          this.servers));
+    }
+    this.servers.start(controllers, cache, this::publishStatus);
   }
 
   /**
@@ -246,10 +260,12 @@ public final class DefaultXdsClient implements XdsClient {
     // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
-          closeStep("stream", controller::shutdown);
+          closeStep("stream", this.servers::shutdown);
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
-          closeStep("transport", transport::shutdown);
+          for (AdsTransport transport : transports) {
+            closeStep("transport", transport::shutdown);
+          }
           for (FileWatcherProvider p : certificateProviders.values()) {
             closeStep("certificate provider", p::close);
           }
@@ -297,7 +313,7 @@ public final class DefaultXdsClient implements XdsClient {
   // Cheap when few resources changed: the cache reuses each unchanged type's status list.
   private void rebuildStatus() {
     if (!closed.get()) {
-      status = new XdsClientStatus(controller.isConnected(), nodeId, cache.statuses());
+      status = new XdsClientStatus(servers.isConnected(), nodeId, cache.statuses());
     }
   }
 

@@ -10,12 +10,14 @@ import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
+import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.client.internal.stream.GrpcAdsTransport;
 import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,9 @@ public final class XdsClientBuilder {
   private Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
   private Duration cacheRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
   private boolean ignoreResourceDeletion;
+  private boolean delta;
   private boolean nodeOnFirstRequestOnly;
+  private final List<Fallback> fallbacks = new ArrayList<>();
   private ScheduledExecutorService scheduler;
   private Clock clock;
   private LongSupplier ticker;
@@ -102,16 +106,23 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * A client configured from a parsed bootstrap: its first server, node and jxds knobs.
+   * A client configured from a parsed bootstrap: its servers (the first, then the others as
+   * fallbacks, gRFC A71), node and jxds knobs.
    *
    * @param bootstrap the bootstrap, e.g. from {@link io.jxds.client.bootstrap.BootstrapLoader}
    * @return a builder, which may still override what the bootstrap set
    */
   public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
     ServerInfo server = bootstrap.server();
-    return forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials())
+    XdsClientBuilder builder = forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials());
+    for (ServerInfo fallback : bootstrap.servers().subList(1, bootstrap.servers().size())) {
+      builder.addFallbackServer(
+          fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
+    }
+    return builder
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
+        .deltaXds(server.delta())
         .resourceTimeout(bootstrap.resourceTimeout())
         .cacheRetention(bootstrap.clientRetention())
         .certificateProviders(bootstrap.certificateProviders());
@@ -172,6 +183,45 @@ public final class XdsClientBuilder {
    */
   public XdsClientBuilder ignoreResourceDeletion(boolean ignore) {
     this.ignoreResourceDeletion = ignore;
+    return this;
+  }
+
+  /**
+   * Speaks delta (incremental) xDS, {@code DeltaAggregatedResources}, instead of state of the world
+   * (default false; in a bootstrap, server feature {@value ServerInfo#DELTA}). Requests then name
+   * only the names subscribed or unsubscribed since the last one, and responses carry only what
+   * changed: what a process watching thousands of clusters needs. The server must serve delta ADS
+   * (Envoy's go-control-plane, java-control-plane, istiod do).
+   *
+   * @param delta whether to speak delta xDS
+   * @return this builder
+   */
+  public XdsClientBuilder deltaXds(boolean delta) {
+    this.delta = delta;
+    return this;
+  }
+
+  /**
+   * Adds a fallback control plane after the primary and those added before (gRFC A71, xDS
+   * fallback): when the server in use cannot be reached and some watched resource has nothing
+   * cached, the client connects to the next one; it keeps retrying the servers before it and goes
+   * back to the first of them that answers, closing the fallback's stream. Cached data from any
+   * server stays in use. The client opens and closes the fallback's channel.
+   *
+   * @param target a gRPC target string
+   * @param credentials the channel credentials for it
+   * @param delta whether to speak delta xDS to it (see {@link #deltaXds})
+   * @return this builder
+   */
+  public XdsClientBuilder addFallbackServer(String target, ChannelCredentials credentials, boolean delta) {
+    fallbacks.add(new Fallback(
+        Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null, delta));
+    return this;
+  }
+
+  /** Not API: a fallback server on a transport of the test's (see {@link #addFallbackServer}). */
+  XdsClientBuilder addFallbackTransport(AdsTransport transport, boolean delta) {
+    fallbacks.add(new Fallback(transport.target(), null, transport, delta));
     return this;
   }
 
@@ -272,21 +322,20 @@ public final class XdsClientBuilder {
         : node);
     AdsTransport ads = transport;
     if (ads == null) {
-      if (channel != null) {
-        ads = new GrpcAdsTransport(channel, null, target);
-      } else {
-        // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
-        ManagedChannel managed =
-            Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
-        ads = new GrpcAdsTransport(managed, managed, target);
-      }
+      ads = channel != null ? new GrpcAdsTransport(channel, null, target) : ownedTransport(target, credentials);
+    }
+    List<AdsServer> servers = new ArrayList<>();
+    servers.add(new AdsServer(ads, delta));
+    for (Fallback f : fallbacks) {
+      servers.add(new AdsServer(f.transport() != null ? f.transport() : ownedTransport(f.target(), f.credentials()),
+          f.delta()));
     }
     Map<String, FileWatcherProvider> providers = new LinkedHashMap<>();
     for (Map.Entry<String, CertificateProviderSpec> e : certificateProviders.entrySet()) {
       providers.put(e.getKey(), FileWatcherProvider.start(e.getKey(), e.getValue(), timers));
     }
     return new DefaultXdsClient(
-        ads,
+        servers,
         providers,
         n,
         resourceTimeout,
@@ -299,6 +348,15 @@ public final class XdsClientBuilder {
         ticker != null ? ticker : clock == null ? System::nanoTime : nanoTicker(clock),
         random == null ? new Random() : random);
   }
+
+  private static AdsTransport ownedTransport(String target, ChannelCredentials credentials) {
+    // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
+    ManagedChannel managed = Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
+    return new GrpcAdsTransport(managed, managed, target);
+  }
+
+  /** A fallback server as configured: a target to dial, or a transport given by a test. */
+  private record Fallback(String target, ChannelCredentials credentials, AdsTransport transport, boolean delta) {}
 
   private static LongSupplier nanoTicker(Clock clock) {
     return () -> {

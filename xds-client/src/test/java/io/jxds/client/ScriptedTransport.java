@@ -1,6 +1,8 @@
 package io.jxds.client;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.InsecureChannelCredentials;
@@ -14,7 +16,19 @@ import java.util.List;
 /** An in-memory ADS transport driven by the test thread: each call records what the client did. */
 final class ScriptedTransport implements AdsTransport {
   final List<ScriptedCall> calls = new ArrayList<>();
+  final List<ScriptedDeltaCall> deltaCalls = new ArrayList<>();
   boolean shutdown;
+
+  @Override
+  public DeltaCall startDelta(DeltaListener listener) {
+    ScriptedDeltaCall call = new ScriptedDeltaCall(listener);
+    deltaCalls.add(call);
+    return call;
+  }
+
+  ScriptedDeltaCall lastDelta() {
+    return deltaCalls.get(deltaCalls.size() - 1);
+  }
 
   @Override
   public Call start(Listener listener) {
@@ -48,29 +62,34 @@ final class ScriptedTransport implements AdsTransport {
         .random(TestRandom.fixed(0.5)); // no jitter: exact backoff delays
   }
 
-  static final class ScriptedCall implements Call {
-    final Listener listener;
-    final List<DiscoveryRequest> sent = new ArrayList<>();
+  /** What a call recorded, whichever protocol it speaks. */
+  abstract static class Recording<Q> {
+    final List<Q> sent = new ArrayList<>();
     int requested;
     String cancelled;
 
-    ScriptedCall(Listener listener) {
-      this.listener = listener;
-    }
-
-    @Override
-    public void send(DiscoveryRequest request) {
+    public void send(Q request) {
       sent.add(request);
     }
 
-    @Override
     public void request(int count) {
       requested += count;
     }
 
-    @Override
     public void cancel(String reason) {
       cancelled = reason;
+    }
+
+    Q lastRequest() {
+      return sent.get(sent.size() - 1);
+    }
+  }
+
+  static final class ScriptedCall extends Recording<DiscoveryRequest> implements Call {
+    final Listener listener;
+
+    ScriptedCall(Listener listener) {
+      this.listener = listener;
     }
 
     ScriptedCall ready() {
@@ -86,9 +105,27 @@ final class ScriptedTransport implements AdsTransport {
     void close(Status status) {
       listener.onClose(status);
     }
+  }
 
-    DiscoveryRequest lastRequest() {
-      return sent.get(sent.size() - 1);
+  static final class ScriptedDeltaCall extends Recording<DeltaDiscoveryRequest> implements DeltaCall {
+    final DeltaListener listener;
+
+    ScriptedDeltaCall(DeltaListener listener) {
+      this.listener = listener;
+    }
+
+    ScriptedDeltaCall ready() {
+      listener.onReady();
+      return this;
+    }
+
+    ScriptedDeltaCall respond(DeltaDiscoveryResponse response) {
+      listener.onResponse(response);
+      return this;
+    }
+
+    void close(Status status) {
+      listener.onClose(status);
     }
   }
 }

@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
+import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.XdsResources;
@@ -319,8 +320,8 @@ class StreamLifecycleTest {
       }
     });
     DefaultXdsClient c = new DefaultXdsClient(
-        failing, java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO, false, false, owned, owned,
-        Clock.systemUTC(), System::nanoTime,
+        List.of(new AdsServer(failing, false)), java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO, false,
+        false, owned, owned, Clock.systemUTC(), System::nanoTime,
         new Random(1));
     self.set(c);
 

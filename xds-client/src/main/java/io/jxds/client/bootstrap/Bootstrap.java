@@ -13,7 +13,8 @@ import java.util.Objects;
  * <p>Two bootstraps with equal {@link #servers()} and {@link #node()} share one client in
  * {@link io.jxds.client.XdsClientPool}.
  *
- * @param servers the {@code xds_servers}, in order; never empty (jxds talks to the first one)
+ * @param servers the {@code xds_servers}, in order; never empty (jxds talks to the first one, and to
+ *     the next ones as fallbacks, gRFC A71)
  * @param node the {@code node} this client identifies itself as
  * @param resourceTimeout {@code jxds.resource_timeout}: how long a subscribed resource may stay
  *     unanswered before it is declared not to exist (default 15 s)
@@ -62,7 +63,7 @@ public record Bootstrap(
   }
 
   /**
-   * The server jxds connects to.
+   * The primary server: the first of {@code xds_servers}, which jxds connects to first.
    *
    * @return the first of {@code xds_servers}
    */

@@ -14,6 +14,11 @@ public record ServerInfo(
     String serverUri, ChannelCredentialsSpec channelCredentials, List<String> serverFeatures) {
   /** gRFC A53: the server may leave a cached CDS/LDS resource out of a response without deleting it. */
   public static final String IGNORE_RESOURCE_DELETION = "ignore_resource_deletion";
+  /**
+   * jxds only: speak delta (incremental) xDS, {@code DeltaAggregatedResources}, to this server
+   * instead of state of the world. Other gRPC clients ignore server features they do not know.
+   */
+  public static final String DELTA = "jxds.delta";
 
   /**
    * Creates a server entry; the feature list is copied.
@@ -35,5 +40,15 @@ public record ServerInfo(
    */
   public boolean ignoreResourceDeletion() {
     return serverFeatures.contains(IGNORE_RESOURCE_DELETION);
+  }
+
+  /**
+   * Whether {@code server_features} holds {@value #DELTA}: the client speaks delta xDS to this
+   * server.
+   *
+   * @return true for delta xDS, false for state of the world (the default)
+   */
+  public boolean delta() {
+    return serverFeatures.contains(DELTA);
   }
 }

@@ -1,9 +1,12 @@
 package io.jxds.client.internal.cache;
 
 import com.google.protobuf.Any;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
+import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
@@ -14,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,6 +63,10 @@ import org.slf4j.LoggerFactory;
  *       server that never saw the name leave would not send it again). The hold ends when a name
  *       of the type is watched (the next request replaces the standing one) or the stream ends;
  *       held names then become retained or are forgotten.
+ *   <li>Delta responses ({@link #handleDeltaResponse}): a name left out is unchanged, {@code
+ *       removed_resources} deletes, each resource has its own version, and nothing is held (the
+ *       stream unsubscribes names explicitly). Resources a wildcard server sends for names nobody
+ *       watches are kept undecoded and applied when the name is watched.
  *   <li>A watcher of a name without data added while the ADS stream is failing hears the
  *       stream's error at once, not only at the next failed attempt (up to 120 s later).
  * </ul>
@@ -68,8 +76,15 @@ public final class ResourceCache {
 
   /** What the cache needs from the client around it. */
   public interface Listener {
-    /** The set of names subscribed for a type changed: send a request. */
-    void subscriptionsChanged(String typeUrl);
+    /** A name of a type was subscribed or unsubscribed: send a request. */
+    void subscriptionsChanged(String typeUrl, String name);
+
+    /**
+     * Whether the stream speaks state of the world, where the last names of a type are held (see
+     * the class comment) and a missing name can mean a deletion; delta xDS unsubscribes names
+     * explicitly and deletes with {@code removed_resources}.
+     */
+    boolean stateOfTheWorld();
 
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
@@ -108,6 +123,9 @@ public final class ResourceCache {
   private long responseSequence;
   /** Callbacks of the operation in progress; see {@link #dispatch()}. */
   private List<Pending<?>> pending = new ArrayList<>();
+  /** Callbacks of the turn's operations, handed out at its end; see {@link #handOut()}. */
+  private List<Pending<?>> handOut = new ArrayList<>();
+  private boolean handOutQueued;
   /** Set while the ADS stream is failing: from a stream failure to the next response. */
   private ConnectionFailure connectionFailure;
   private boolean shutdown;
@@ -154,11 +172,21 @@ public final class ResourceCache {
       entry.cancelRetentionTimer(); // never left the wire: its state is current
       typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
-      entry.resubscribe(typeCache.acceptedVersion());
+      // Delta versions are per resource: the retained value is at the version the client ACKed,
+      // and a server that still has it need not send it again (java-control-plane does not).
+      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion() : entry.version());
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
     entry.watchers.add(registration);
+    int queued = pending.size();
+    Resource kept = typeCache.takeUnwatched(name);
+    if (kept != null) {
+      // Sent earlier by a delta server that will not send it again (see applyDelta).
+      applyResource(typeCache, kept.getResource(), 0, kept.getVersion(),
+          new Applying(++responseSequence, clock.instant(), null, null));
+    }
+    boolean told = pending.size() > queued; // the kept value (or its error) reached the watcher
     if (typeCache.holding()) {
       releaseHold(typeCache); // the request this watch sends replaces the standing one
     }
@@ -170,7 +198,9 @@ public final class ResourceCache {
       // should fail fast with the reason rather than hang until then (told just below).
       recordStreamFailure(entry, connectionFailure);
     }
-    if (entry.value() != null) {
+    if (told) {
+      // nothing more to say
+    } else if (entry.value() != null) {
       T value = entry.value();
       deliver(registration, w -> w.onUpdate(value), null);
     } else if (entry.absent()) {
@@ -181,7 +211,7 @@ public final class ResourceCache {
       deliver(registration, w -> w.onError(error), null);
     }
     if (nameAdded) {
-      listener.subscriptionsChanged(type.typeUrl());
+      listener.subscriptionsChanged(type.typeUrl(), name);
     } else if (listener.streamReady()) {
       startTimer(entry);
     }
@@ -204,12 +234,11 @@ public final class ResourceCache {
     }
     entry.unsubscribe();
     typeCache.unsubscribe(entry);
-    if (entry.deletionIgnored) {
-      entry.deletionIgnored = false;
+    if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
           entry.name);
     }
-    boolean held = !typeCache.hasSubscriptions();
+    boolean held = !typeCache.hasSubscriptions() && listener.stateOfTheWorld();
     if (held) {
       // The last name of its type: no request is sent, so the one naming it stands.
       typeCache.hold(List.of(entry.name));
@@ -218,10 +247,10 @@ public final class ResourceCache {
     // fail at once with "does not exist", not wait out the resource timeout again.
     if (entry.known() && !cacheRetention.isZero()) {
       ResourceEntry<?> retained = entry;
-      entry.retentionTimer =
+      entry.retentionStarted(
           syncContext.schedule(
               () -> {
-                retained.retentionTimer = null;
+                retained.retentionTimerFired();
                 if (!retained.onWire()) {
                   typeCache.remove(retained);
                   log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
@@ -229,14 +258,14 @@ public final class ResourceCache {
               },
               cacheRetention.toNanos(),
               TimeUnit.NANOSECONDS,
-              scheduler);
+              scheduler));
       log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
           cacheRetention);
     } else if (!held) {
       typeCache.remove(entry);
       log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
     }
-    listener.subscriptionsChanged(typeCache.type.typeUrl());
+    listener.subscriptionsChanged(typeCache.type.typeUrl(), name);
     listener.stateChanged();
   }
 
@@ -250,7 +279,7 @@ public final class ResourceCache {
       ResourceEntry<?> entry = typeCache.entries.get(name);
       if (entry != null && !entry.subscribed()) {
         entry.unsubscribe();
-        if (!entry.known() || entry.retentionTimer == null) {
+        if (!entry.known() || !entry.retained()) {
           typeCache.remove(entry);
         }
       }
@@ -286,6 +315,32 @@ public final class ResourceCache {
     return t != null && t.hasSubscriptions();
   }
 
+  /** Whether {@code name} of this type has a watcher (delta: whether the server should track it). */
+  public boolean isWatched(String typeUrl, String name) {
+    TypeCache<?> t = types.get(typeUrl);
+    ResourceEntry<?> entry = t == null ? null : t.entries.get(name);
+    return entry != null && entry.subscribed();
+  }
+
+  /**
+   * The version of every watched name of this type whose cached value came from {@code source}:
+   * a new delta stream's {@code initial_resource_versions} (a version from another server means
+   * nothing to this one).
+   */
+  public Map<String, String> cachedVersions(String typeUrl, Object source) {
+    TypeCache<?> t = types.get(typeUrl);
+    Map<String, String> out = new HashMap<>();
+    if (t != null) {
+      for (String name : t.subscribedNames()) {
+        ResourceEntry<?> entry = t.entries.get(name);
+        if (entry.value() != null && !entry.version().isEmpty() && entry.source() == source) {
+          out.put(name, entry.version());
+        }
+      }
+    }
+    return out;
+  }
+
   /** The subscription request for this type is on a ready stream: arm the missing timers. */
   public void startTimers(String typeUrl) {
     TypeCache<?> t = types.get(typeUrl);
@@ -300,17 +355,16 @@ public final class ResourceCache {
   private void startTimer(ResourceEntry<?> entry) {
     // Only names still waiting for an answer: a NACKed name got one (its error), and subscribing
     // another name of the type must not later tell its watchers it does not exist.
-    if (!entry.awaitingAnswer() || entry.doesNotExistTimer != null || !entry.subscribed()) {
+    if (!entry.awaitingAnswer() || entry.hasDoesNotExistTimer() || !entry.subscribed()) {
       return;
     }
-    entry.responsesWhenTimerArmed = entry.owner.responses();
-    entry.doesNotExistTimer =
+    entry.doesNotExistTimerStarted(
         syncContext.schedule(
-            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler);
+            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler));
   }
 
   private <T> void onDoesNotExistTimer(ResourceEntry<T> entry) {
-    entry.doesNotExistTimer = null;
+    entry.doesNotExistTimerFired();
     if (!entry.awaitingAnswer()) {
       return;
     }
@@ -324,8 +378,9 @@ public final class ResourceCache {
       // on a state-of-the-world response that lacks the name counts as its deletion.
       if (entry.value() != null
           && entry.type.absenceMeansDeletion()
-          && entry.owner.responses() != entry.responsesWhenTimerArmed) {
-        onAbsentFromStateOfTheWorld(entry, null);
+          && listener.stateOfTheWorld()
+          && entry.responseSinceTimerArmed()) {
+        onDeleted(entry, null);
         dispatch();
         return;
       }
@@ -334,7 +389,7 @@ public final class ResourceCache {
       return;
     }
     String why = "not received within " + resourceTimeout;
-    if (entry.owner.responses() == entry.responsesWhenTimerArmed) {
+    if (!entry.responseSinceTimerArmed()) {
       why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
           + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
           + " requested name is missing)";
@@ -357,6 +412,27 @@ public final class ResourceCache {
         entry.cancelDeletionTimer();
       }
     }
+  }
+
+  /**
+   * Whether some watched resource has nothing cached: no value, no known absence and no NACK
+   * (gRFC A71: what makes the client fall back to the next server).
+   */
+  public boolean hasUncachedWatched() {
+    for (TypeCache<?> t : types.values()) {
+      for (String name : t.subscribedNames()) {
+        ResourceEntry<?> entry = t.entries.get(name);
+        if (!entry.known() && entry.state() != ResourceState.NACKED) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A stream is up (a ready delta stream, which may get no response): no failure to report. */
+  public void onStreamConnected() {
+    connectionFailure = null;
   }
 
   /**
@@ -415,71 +491,153 @@ public final class ResourceCache {
     long sequence = ++responseSequence;
     t.countResponse();
     String version = response.getVersionInfo();
-    Instant now = clock.instant();
-    List<String> errors = null;
-    // An Any whose name cannot be read may hold any subscribed name: absences prove nothing then.
-    boolean unnamedFailure = false;
+    Applying applying = new Applying(sequence, clock.instant(), tracker, null);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
-      UnpackedResource<T> unpacked;
-      try {
-        unpacked = ResourceDecoding.unpack(t.type, resources.get(i));
-      } catch (XdsResourceException e) {
-        errors = add(errors, t.type.shortName() + " resource index " + i + ": " + e.getMessage());
-        ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
-        if (entry != null) {
-          entry.seenInResponse = sequence;
-          reject(entry, version, e.getMessage(), tracker);
-        } else if (e.resourceName() == null) {
-          unnamedFailure = true;
-        }
-        continue;
-      } catch (RuntimeException e) {
-        errors = add(errors, t.type.shortName() + " resource index " + i + ": cannot decode: " + e);
-        unnamedFailure = true;
-        continue;
-      }
-      ResourceEntry<T> entry = onWire(t, unpacked.name());
-      if (entry == null) {
-        continue; // gRFC A46: nobody subscribed, so it is neither validated nor cached
-      }
-      entry.seenInResponse = sequence;
-      T value;
-      try {
-        value = unpacked.decode();
-      } catch (XdsResourceException e) {
-        errors = add(errors, e.getMessage());
-        reject(entry, version, e.getMessage(), tracker);
-        continue;
-      } catch (RuntimeException e) {
-        String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
-        errors = add(errors, message);
-        reject(entry, version, message, tracker);
-        continue;
-      }
-      accept(entry, value, version, now, tracker);
+      applyResource(t, resources.get(i), i, version, applying);
     }
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
         if (!entry.onWire()) {
           continue; // retained off the wire: the response does not cover it
         }
-        if (entry.seenInResponse == sequence) {
+        if (entry.wasSeenIn(sequence)) {
           entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (unnamedFailure || entry.doesNotExistTimer != null) {
+        } else if (applying.unnamedFailure || entry.hasDoesNotExistTimer()) {
           continue; // absence proves nothing yet; a postponed deletion keeps waiting
         } else if (firstOfTypeOnStream) {
           postponeDeletion(entry, tracker);
         } else {
-          onAbsentFromStateOfTheWorld(entry, tracker);
+          onDeleted(entry, tracker);
         }
       }
     }
-    if (errors == null) {
-      t.accepted(version);
-      return ResponseOutcome.ACCEPTED;
+    return applying.outcome(t, version);
+  }
+
+  /**
+   * Applies a delta response ({@code DeltaAggregatedResources}): each resource carries its own
+   * version; a name left out is unchanged; {@code removed_resources} deletes, for every type.
+   * Returns null when nothing of its type is watched (nothing applied; a delta response is ACKed
+   * anyway), else the ACK/NACK decision, which {@code beforeCallbacks} also gets before any
+   * watcher callback is handed out.
+   */
+  public ResponseOutcome handleDeltaResponse(
+      DeltaDiscoveryResponse response,
+      Object source,
+      CallbackTracker tracker,
+      Consumer<ResponseOutcome> beforeCallbacks) {
+    connectionFailure = null; // the stream works
+    TypeCache<?> t = types.get(response.getTypeUrl());
+    if (t == null || shutdown) {
+      return null;
     }
-    return new ResponseOutcome(errors);
+    ResponseOutcome outcome = applyDelta(t, response, source, tracker);
+    beforeCallbacks.accept(outcome);
+    dispatch();
+    return outcome;
+  }
+
+  private <T> ResponseOutcome applyDelta(
+      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, CallbackTracker tracker) {
+    t.countResponse();
+    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source);
+    List<Resource> resources = response.getResourcesList();
+    for (int i = 0; i < resources.size(); i++) {
+      Resource resource = resources.get(i);
+      if (!resource.hasResource()) {
+        continue; // a TTL refresh (Resource.ttl): nothing changed
+      }
+      if (!resource.getName().isEmpty() && onWire(t, resource.getName()) == null) {
+        // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
+        // Listener in java-control-plane's delta ADS) now believes the client holds it and will
+        // not send it again when the name is subscribed: keep the bytes for that watch.
+        t.keepUnwatched(resource);
+        continue;
+      }
+      applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
+    }
+    for (String name : response.getRemovedResourcesList()) {
+      t.dropUnwatched(name);
+      ResourceEntry<T> entry = onWire(t, name);
+      if (entry != null) {
+        onDeleted(entry, tracker);
+      }
+    }
+    return applying.outcome(t, response.getSystemVersionInfo());
+  }
+
+  /** What applying one response has found so far. */
+  private static final class Applying {
+    final long sequence;
+    final Instant now;
+    final CallbackTracker tracker;
+    /** The server the response came from (delta), or null. */
+    final Object source;
+    List<String> errors;
+    /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
+    boolean unnamedFailure;
+
+    Applying(long sequence, Instant now, CallbackTracker tracker, Object source) {
+      this.sequence = sequence;
+      this.now = now;
+      this.tracker = tracker;
+      this.source = source;
+    }
+
+    void error(String error) {
+      errors = add(errors, error);
+    }
+
+    /** ACK, recording {@code version} as the type's accepted one, or NACK naming every error. */
+    ResponseOutcome outcome(TypeCache<?> t, String version) {
+      if (errors == null) {
+        t.accepted(version);
+        return ResponseOutcome.ACCEPTED;
+      }
+      return new ResponseOutcome(errors);
+    }
+  }
+
+  /** Unpacks, validates and caches one resource of a response (gRFC A46: only watched names). */
+  private <T> void applyResource(TypeCache<T> t, Any any, int index, String version, Applying applying) {
+    UnpackedResource<T> unpacked;
+    try {
+      unpacked = ResourceDecoding.unpack(t.type, any);
+    } catch (XdsResourceException e) {
+      applying.error(t.type.shortName() + " resource index " + index + ": " + e.getMessage());
+      ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
+      if (entry != null) {
+        entry.seenIn(applying.sequence);
+        reject(entry, version, e.getMessage(), applying.tracker);
+      } else if (e.resourceName() == null) {
+        applying.unnamedFailure = true;
+      }
+      return;
+    } catch (RuntimeException e) {
+      applying.error(t.type.shortName() + " resource index " + index + ": cannot decode: " + e);
+      applying.unnamedFailure = true;
+      return;
+    }
+    ResourceEntry<T> entry = onWire(t, unpacked.name());
+    if (entry == null) {
+      return; // gRFC A46: nobody subscribed, so it is neither validated nor cached
+    }
+    entry.seenIn(applying.sequence);
+    T value;
+    try {
+      value = unpacked.decode();
+    } catch (XdsResourceException e) {
+      applying.error(e.getMessage());
+      reject(entry, version, e.getMessage(), applying.tracker);
+      return;
+    } catch (RuntimeException e) {
+      String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
+      applying.error(message);
+      reject(entry, version, message, applying.tracker);
+      return;
+    }
+    accept(entry, value, version, applying);
   }
 
   private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
@@ -493,11 +651,11 @@ public final class ResourceCache {
     return out;
   }
 
-  private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
+  private <T> void accept(ResourceEntry<T> entry, T value, String version, Applying applying) {
+    CallbackTracker tracker = applying.tracker;
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, now);
-    if (entry.deletionIgnored) {
-      entry.deletionIgnored = false;
+    boolean changed = entry.accept(value, version, applying.now, applying.source);
+    if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }
     if (first) {
@@ -538,38 +696,37 @@ public final class ResourceCache {
           "{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
           entry.type.shortName(),
           entry.name);
-      onAbsentFromStateOfTheWorld(entry, tracker);
+      onDeleted(entry, tracker);
       return;
     }
-    if (entry.deletionTimer != null) {
+    if (entry.hasDeletionTimer()) {
       return;
     }
     log.debug(
         "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
         entry.type.shortName(),
         entry.name);
-    entry.deletionTimer =
+    entry.deletionTimerStarted(
         syncContext.schedule(
             () -> {
-              entry.deletionTimer = null;
+              entry.deletionTimerFired();
               if (entry.missing() && entry.onWire()) {
-                onAbsentFromStateOfTheWorld(entry, null);
+                onDeleted(entry, null);
                 dispatch();
               }
             },
             left,
             TimeUnit.NANOSECONDS,
-            scheduler);
+            scheduler));
   }
 
-  private <T> void onAbsentFromStateOfTheWorld(ResourceEntry<T> entry, CallbackTracker tracker) {
+  private <T> void onDeleted(ResourceEntry<T> entry, CallbackTracker tracker) {
     entry.clearMissing();
     if (entry.absent()) {
       return;
     }
     if (entry.value() != null && ignoreResourceDeletion) {
-      if (!entry.deletionIgnored) {
-        entry.deletionIgnored = true;
+      if (entry.ignoreDeletion()) {
         log.warn(
             "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
             entry.type.shortName(),
@@ -599,27 +756,55 @@ public final class ResourceCache {
 
   /**
    * Queues a callback of the operation in progress. Its tracker count starts when {@link
-   * #dispatch()} hands it out; until then the response handler's own count holds the tracker.
+   * #dispatch()} queues it for hand-out; until then the response handler's own count holds the
+   * tracker.
    */
   private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
     pending.add(new Pending<>(w, action, tracker));
   }
 
   /**
-   * Ends an operation (a response, a timer, a stream failure, a new watcher): the status snapshot
-   * is rebuilt first when callbacks follow, once per operation, so a callback that reads {@code
-   * status()} sees the change it is told about; without callbacks the rebuild is coalesced.
+   * Ends an operation (a response, a timer, a stream failure, a new watcher): its callbacks are
+   * handed out at the end of the context's turn, after a status rebuild, so a callback that reads
+   * {@code status()} sees the change it is told about; without callbacks the rebuild is coalesced.
    */
   private void dispatch() {
     if (pending.isEmpty()) {
       listener.stateChanged();
       return;
     }
-    listener.publishStatusNow();
-    List<Pending<?>> out = pending;
-    pending = new ArrayList<>();
+    for (Pending<?> p : pending) {
+      if (p.tracker() != null) {
+        p.tracker().begin(); // flow control: the response is not done until its callbacks are out
+      }
+    }
+    handOut.addAll(pending);
+    pending.clear();
+    if (!handOutQueued) {
+      handOutQueued = true;
+      syncContext.executeLater(this::handOut);
+    }
+  }
+
+  /**
+   * Hands out the callbacks of every operation of the context's current turn, in order, after one
+   * status rebuild: a burst of watches of cached resources (thousands of channels starting, a
+   * delta server's kept clusters) then rebuilds the status once per turn, not once per watch.
+   */
+  private void handOut() {
+    handOutQueued = false;
+    List<Pending<?>> out = handOut;
+    handOut = new ArrayList<>();
+    if (!shutdown) {
+      listener.publishStatusNow();
+    }
     for (Pending<?> p : out) {
-      p.deliver();
+      if (!shutdown) {
+        p.deliver();
+      }
+      if (p.tracker() != null) {
+        p.tracker().end();
+      }
     }
   }
 

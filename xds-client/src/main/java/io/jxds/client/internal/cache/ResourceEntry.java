@@ -30,6 +30,8 @@ final class ResourceEntry<T> {
   private T value;
   /** Version of {@link #value}; empty when none. */
   private String version = "";
+  /** Which server sent {@link #value} (delta: its version means something only to that one). */
+  private Object source;
   private ResourceState state = ResourceState.REQUESTED;
   /** The control plane said it does not exist (timer or SotW deletion). */
   private boolean absent;
@@ -41,15 +43,15 @@ final class ResourceEntry<T> {
   /** The error a new watcher of a resource without a value is told, null when none. */
   private Status lastErrorStatus;
 
-  ScheduledHandle doesNotExistTimer;
+  private ScheduledHandle doesNotExistTimer;
   /** {@link TypeCache#responses()} when the does-not-exist timer was armed. */
-  long responsesWhenTimerArmed;
-  ScheduledHandle retentionTimer;
+  private long responsesWhenTimerArmed;
+  private ScheduledHandle retentionTimer;
   /**
    * Concludes a postponed deletion (see {@link #missingSinceNanos}); cancelled when a stream
    * closes, re-armed for the time left by the next response that still lacks the name.
    */
-  ScheduledHandle deletionTimer;
+  private ScheduledHandle deletionTimer;
   /**
    * When the cached value was first seen missing from a state-of-the-world response whose
    * absence could not yet count as a deletion (a stream's first response), on the cache's
@@ -59,9 +61,9 @@ final class ResourceEntry<T> {
   private long missingSinceNanos;
   private boolean missing;
   /** gRFC A53: a deletion was ignored and not yet followed by the resource coming back. */
-  boolean deletionIgnored;
+  private boolean deletionIgnored;
   /** The response sequence number in which the resource last appeared (for SotW absence). */
-  long seenInResponse;
+  private long seenInResponse;
   /** Cached status() entry; null when stale. */
   private ResourceStatus status;
 
@@ -82,6 +84,15 @@ final class ResourceEntry<T> {
 
   boolean absent() {
     return absent;
+  }
+
+  /** The cached value's version ({@code Resource.version} in delta); empty when none. */
+  String version() {
+    return version;
+  }
+
+  Object source() {
+    return source;
   }
 
   ResourceState state() {
@@ -115,8 +126,9 @@ final class ResourceEntry<T> {
     confirming = false;
   }
 
-  /** A valid value arrived. Returns whether it differs from the cached one. */
-  boolean accept(T newValue, String newVersion, Instant now) {
+  /** A valid value arrived from {@code from}. Returns whether it differs from the cached one. */
+  boolean accept(T newValue, String newVersion, Instant now, Object from) {
+    source = from;
     confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
@@ -224,6 +236,73 @@ final class ResourceEntry<T> {
   void clearMissing() {
     missing = false;
     cancelDeletionTimer();
+  }
+
+  /** It appeared in the response numbered {@code sequence} (ResourceCache's count). */
+  void seenIn(long sequence) {
+    seenInResponse = sequence;
+  }
+
+  boolean wasSeenIn(long sequence) {
+    return seenInResponse == sequence;
+  }
+
+  /** gRFC A53: a deletion is ignored. Returns whether it is the first since the value came. */
+  boolean ignoreDeletion() {
+    boolean first = !deletionIgnored;
+    deletionIgnored = true;
+    return first;
+  }
+
+  /** The value came back or left the wire. Returns whether a deletion had been ignored. */
+  boolean clearIgnoredDeletion() {
+    boolean was = deletionIgnored;
+    deletionIgnored = false;
+    return was;
+  }
+
+  boolean hasDoesNotExistTimer() {
+    return doesNotExistTimer != null;
+  }
+
+  /** Arms the does-not-exist timer, noting how many responses of the type came before it. */
+  void doesNotExistTimerStarted(ScheduledHandle timer) {
+    responsesWhenTimerArmed = owner.responses();
+    doesNotExistTimer = timer;
+  }
+
+  void doesNotExistTimerFired() {
+    doesNotExistTimer = null;
+  }
+
+  /** Whether a response of the type was applied since the does-not-exist timer was armed. */
+  boolean responseSinceTimerArmed() {
+    return owner.responses() != responsesWhenTimerArmed;
+  }
+
+  /** Whether it waits, off the wire, for its retention time to end. */
+  boolean retained() {
+    return retentionTimer != null;
+  }
+
+  void retentionStarted(ScheduledHandle timer) {
+    retentionTimer = timer;
+  }
+
+  void retentionTimerFired() {
+    retentionTimer = null;
+  }
+
+  boolean hasDeletionTimer() {
+    return deletionTimer != null;
+  }
+
+  void deletionTimerStarted(ScheduledHandle timer) {
+    deletionTimer = timer;
+  }
+
+  void deletionTimerFired() {
+    deletionTimer = null;
   }
 
   /** Something status() shows changed. */

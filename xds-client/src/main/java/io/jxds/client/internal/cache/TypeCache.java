@@ -1,5 +1,6 @@
 package io.jxds.client.internal.cache;
 
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import java.util.ArrayList;
@@ -26,6 +27,11 @@ final class TypeCache<T> {
    * empty when none): the server still answers it.
    */
   private List<String> heldNames = List.of();
+  /**
+   * Delta: resources a server sent for names nobody watched, undecoded (gRFC A46), by name; a
+   * server that treats the type as a wildcard will not send them again when one is watched.
+   */
+  private final Map<String, Resource> unwatched = new HashMap<>();
   /** Cached status() list; null after any entry changed. */
   private List<ResourceStatus> statuses;
   /** Responses of this type applied so far. */
@@ -78,6 +84,19 @@ final class TypeCache<T> {
 
   boolean hasSubscriptions() {
     return !subscribedNames.isEmpty();
+  }
+
+  void keepUnwatched(Resource resource) {
+    unwatched.put(resource.getName(), resource);
+  }
+
+  void dropUnwatched(String name) {
+    unwatched.remove(name);
+  }
+
+  /** The kept resource of a name now watched, or null; it is the entry's business from now on. */
+  Resource takeUnwatched(String name) {
+    return unwatched.isEmpty() ? null : unwatched.remove(name);
   }
 
   /** The last watched names left: the request naming them stays standing. */

@@ -1,6 +1,8 @@
 package io.jxds.client.internal.stream;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
@@ -9,11 +11,13 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.client.internal.cache.CallbackTracker;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.ResponseOutcome;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -22,10 +26,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the client's one ADS stream (state of the world only): opens it lazily on the first
- * subscription, sends a request per type when the transport is ready, ACKs and NACKs, asks for the
- * next response only when the last one's callbacks have run, and reconnects. All methods run on
- * the client's {@link SynchronizationContext}.
+ * Runs the client's one ADS stream to one server: opens it lazily on the first subscription, sends
+ * a request per type when the transport is ready, ACKs and NACKs, asks for the next response only
+ * when the last one's callbacks have run, and reconnects. All methods run on the client's {@link
+ * SynchronizationContext}.
+ *
+ * <p>Two wire protocols share this lifecycle ({@link SotwStream}, {@link DeltaStream}): state of
+ * the world ({@code StreamAggregatedResources}, every request lists every name of its type) and
+ * delta ({@code DeltaAggregatedResources}: requests name only the names subscribed or
+ * unsubscribed since the last one, responses carry only changed resources, with per-resource
+ * versions, and {@code removed_resources} for deletions).
  *
  * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
  * the server: the backoff is reset and watchers are not told. A stream that fails before any
@@ -40,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * it, the client is no longer connected), and {@link ReconnectNudges} shortens the channel's
  * reconnect backoff early in the outage.
  *
- * <p>Every new stream re-sends every subscription with the type's last accepted version and an
- * empty nonce, so a server that kept its state need not resend what the client has.
+ * <p>Every new stream re-sends every subscription: in state of the world with the type's last
+ * accepted version and an empty nonce, in delta with {@code initial_resource_versions} naming the
+ * version of every cached value, so a server that kept its state need not resend what the client
+ * has.
  */
 public final class AdsStreamController {
   private static final Logger log = LoggerFactory.getLogger(AdsStreamController.class);
@@ -53,6 +65,7 @@ public final class AdsStreamController {
   }
 
   private final AdsTransport transport;
+  private final boolean delta;
   private final ResourceCache cache;
   private final Node node;
   private final boolean nodeOnFirstRequestOnly;
@@ -62,7 +75,7 @@ public final class AdsStreamController {
   private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
   private final ReconnectNudges nudges;
-  private final Runnable connectionListener;
+  private final Events events;
   private final NackLog nackLog = new NackLog();
   /** Last accepted version per type URL; survives streams (grpc-java #7427). */
   private final Map<String, String> acceptedVersions = new HashMap<>();
@@ -73,21 +86,45 @@ public final class AdsStreamController {
    */
   private final Map<String, DiscoveryRequest> namesTemplates = new HashMap<>();
 
+  /** Types whose names changed since the last flush; see {@link #queueFlush}. */
+  private final Set<String> pendingTypes = new TreeSet<>();
+  /** Delta: per type, the names (un)subscribed since the last flush. */
+  private final Map<String, Set<String>> pendingNames = new HashMap<>();
+  private boolean flushQueued;
   private Stream stream;
   private ScheduledHandle retryTimer;
   /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
+  /** Not serving (a fallback server while a higher one serves): no stream, none started. */
+  private boolean inactive;
+
+  /** What a controller reports to the client around it (a {@link ServerChain}). */
+  public interface Events {
+    /** {@link #isConnected()} changed. */
+    void connectionChanged(AdsStreamController controller);
+
+    /**
+     * A stream failed before any response, or connecting failed (gRFC A57): {@code what} and
+     * {@code status} describe it for watchers without data.
+     */
+    void failed(AdsStreamController controller, String what, Status status);
+
+    /** The stream closed: this server cannot answer until the next stream is up (gRFC A57). */
+    void streamClosed(AdsStreamController controller);
+  }
 
   /**
+   * @param delta speak delta xDS ({@code DeltaAggregatedResources}) rather than state of the world
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
    * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
    *     stream lived
-   * @param connectionListener runs when {@link #isConnected()} changes
+   * @param events hears what the client around it acts on (connection, failures, closed streams)
    */
   public AdsStreamController(
       AdsTransport transport,
+      boolean delta,
       ResourceCache cache,
       Node node,
       boolean nodeOnFirstRequestOnly,
@@ -95,8 +132,9 @@ public final class AdsStreamController {
       ScheduledExecutorService scheduler,
       LongSupplier ticker,
       RandomGenerator random,
-      Runnable connectionListener) {
+      Events events) {
     this.transport = transport;
+    this.delta = delta;
     this.cache = cache;
     this.node = node;
     this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
@@ -105,10 +143,10 @@ public final class AdsStreamController {
     this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
     this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
-    this.connectionListener = connectionListener;
+    this.events = events;
   }
 
-  /** Whether a stream has received a response and not failed since. */
+  /** Whether a stream has received a response (delta: become ready) and not failed since. */
   public boolean isConnected() {
     return connection == Connection.CONNECTED;
   }
@@ -118,10 +156,28 @@ public final class AdsStreamController {
     return stream != null && stream.ready;
   }
 
-  /** The names subscribed for a type changed: tell the server (or open the stream). */
-  public void subscriptionsChanged(String typeUrl) {
+  /** Whether the last stream or connection attempt failed and nothing has worked since. */
+  public boolean isFailing() {
+    return connection == Connection.FAILING;
+  }
+
+  /** Names the server in logs and errors. */
+  public String target() {
+    return transport.target();
+  }
+
+  /** Whether this controller speaks delta xDS. */
+  public boolean isDelta() {
+    return delta;
+  }
+
+  /** A name of a type was subscribed or unsubscribed: tell the server (or open the stream). */
+  public void subscriptionsChanged(String typeUrl, String name) {
     namesTemplates.remove(typeUrl);
-    if (shutdown) {
+    if (delta) {
+      pendingNames.computeIfAbsent(typeUrl, t -> new HashSet<>()).add(name);
+    }
+    if (shutdown || inactive) {
       return;
     }
     if (stream == null) {
@@ -133,13 +189,71 @@ public final class AdsStreamController {
     // A name subscribed while the stream waits for a channel that cannot connect hears the
     // failure from the cache at once (ResourceCache.addWatcher).
     if (stream.ready) {
-      sendSubscription(stream, typeUrl);
+      queueFlush(typeUrl);
+    }
+  }
+
+  /**
+   * Sends the type's request at the end of the sync context's current turn, not now: a burst of
+   * watches handled in one turn (a watcher callback that watches many names, or watches queued
+   * while the context was busy) then costs one request per type instead of one per name, each
+   * listing every name (state of the world: n names subscribed one at a time would cost O(n²)).
+   */
+  private void queueFlush(String typeUrl) {
+    pendingTypes.add(typeUrl);
+    if (!flushQueued) {
+      flushQueued = true;
+      syncContext.executeLater(this::flush);
+    }
+  }
+
+  private void flush() {
+    flushQueued = false;
+    Stream s = stream;
+    if (s != null && s.ready) {
+      for (String typeUrl : pendingTypes) {
+        s.sendChanges(typeUrl, pendingNames.getOrDefault(typeUrl, Set.of()));
+      }
+    }
+    pendingTypes.clear();
+    pendingNames.clear();
+  }
+
+  /** Starts serving again (a fallback chosen, gRFC A71): opens a stream if anything is watched. */
+  public void activate() {
+    if (shutdown || !inactive) {
+      return;
+    }
+    inactive = false;
+    if (stream == null && retryTimer == null && !cache.subscribedTypeUrls().isEmpty()) {
+      startStream();
+    }
+  }
+
+  /**
+   * Stops serving (a higher server answers again, gRFC A71): the stream is closed and not
+   * reopened until {@link #activate()}. What it delivered stays in the cache.
+   */
+  public void deactivate() {
+    if (shutdown || inactive) {
+      return;
+    }
+    inactive = true;
+    close("a higher-priority xDS server is back");
+    boolean wasConnected = connection == Connection.CONNECTED;
+    connection = Connection.CONNECTING;
+    if (wasConnected) {
+      events.connectionChanged(this);
     }
   }
 
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
   public void shutdown() {
     shutdown = true;
+    close("xDS client closed");
+  }
+
+  private void close(String why) {
     nudges.cancel();
     if (retryTimer != null) {
       retryTimer.cancel();
@@ -149,22 +263,24 @@ public final class AdsStreamController {
       Stream s = stream;
       stream = null;
       if (s.call != null) { // null when starting the call threw
-        s.call.cancel("xDS client closed");
+        s.call.cancel(why);
       }
+      pendingTypes.clear();
+      pendingNames.clear();
     }
-    cache.stopAllTimers();
+    events.streamClosed(this);
   }
 
   private void startStream() {
     retryTimer = null;
-    if (shutdown) {
+    if (shutdown || inactive) {
       return;
     }
-    Stream s = new Stream(ticker.getAsLong());
+    Stream s = delta ? new DeltaStream(ticker.getAsLong()) : new SotwStream(ticker.getAsLong());
     stream = s;
-    log.debug("opening ADS stream to {}", transport.target());
+    log.debug("opening {} ADS stream to {}", delta ? "delta" : "state-of-the-world", transport.target());
     try {
-      s.call = transport.start(s);
+      s.start();
       s.call.request(1);
     } catch (RuntimeException e) {
       log.warn("cannot open ADS stream to {}", transport.target(), e);
@@ -179,93 +295,68 @@ public final class AdsStreamController {
     s.ready = true;
     s.readyNanos = ticker.getAsLong();
     nudges.cancel();
+    pendingTypes.clear(); // the initial requests carry every name
+    pendingNames.clear();
+    if (delta) {
+      // A delta server that already has what the client holds (initial_resource_versions) need
+      // not answer at all, so a ready delta stream counts as connected; one that closes before
+      // any response is still a failure (onClose).
+      markConnected();
+      cache.onStreamConnected();
+    }
     for (String typeUrl : cache.subscribedTypeUrls()) {
-      sendSubscription(s, typeUrl);
+      s.sendInitial(typeUrl);
     }
   }
 
-  private void sendSubscription(Stream s, String typeUrl) {
-    if (!cache.isSubscribed(typeUrl)) {
-      // The last name of the type left. The xDS protocol ("How the client specifies what
-      // resources to return") reads an empty resource_names as "no resources" once a stream has
-      // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
-      // it as the wildcard always, and answers with every resource of the type (at once, or at
-      // its next snapshot), while an explicit "*" is the wildcard on every server. No request
-      // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
-      // names (keeps applying and ACKing what the server sends for them) until a name of the
-      // type is watched again or the stream ends.
-      return;
+  private void markConnected() {
+    if (connection != Connection.CONNECTED) {
+      connection = Connection.CONNECTED;
+      log.info("ADS stream to {} connected", transport.target());
+      events.connectionChanged(this);
     }
-    List<String> names = cache.subscribedNames(typeUrl);
-    send(s, typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, s.nonces.getOrDefault(typeUrl, ""), null);
-    // The request is on a ready stream now: only from here may the server be blamed (A57).
-    cache.startTimers(typeUrl);
   }
 
-  private void onResponse(Stream s, DiscoveryResponse response) {
+  /** A response arrived on {@code s}: the stream works. Returns false if {@code s} is stale. */
+  private boolean beginResponse(Stream s, String typeUrl, String version, String nonce, int resources) {
     if (s != stream) {
-      return;
+      return false;
     }
-    String typeUrl = response.getTypeUrl();
     if (log.isDebugEnabled()) {
       log.debug(
           "ADS response from {}: type {}, version \"{}\", nonce \"{}\", {} resources",
           transport.target(),
           typeUrl,
-          response.getVersionInfo(),
-          response.getNonce(),
-          response.getResourcesCount());
+          version,
+          nonce,
+          resources);
     }
     if (!s.receivedResponse) {
       s.receivedResponse = true;
       nudges.reset();
-      if (connection != Connection.CONNECTED) {
-        connection = Connection.CONNECTED;
-        log.info("ADS stream to {} connected", transport.target());
-        connectionListener.run();
-      }
+      markConnected();
     }
-    s.nonces.put(typeUrl, response.getNonce());
-    CallbackTracker tracker = new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
-    // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
-    // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
-    // the control plane's view of this client back. The next response still waits for every
-    // callback (the tracker), so flow control is unchanged.
-    ResponseOutcome outcome =
-        cache.handleResponse(response, tracker, s.respondedTypes.add(typeUrl), o -> answer(s, response, o));
-    if (outcome == null) {
-      log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
-    }
-    tracker.finish();
+    return true;
   }
 
-  private void answer(Stream s, DiscoveryResponse response, ResponseOutcome outcome) {
-    String typeUrl = response.getTypeUrl();
-    if (outcome.accepted()) {
-      acceptedVersions.put(typeUrl, response.getVersionInfo());
-      send(s, typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
-      return;
-    }
+  /**
+   * Logs a NACK (once per distinct type, version and reason: some servers re-send a rejected
+   * version after every NACK) and returns its {@code error_detail} text, bounded.
+   */
+  private String nackDetail(String typeUrl, String version, ResponseOutcome outcome) {
     // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
     String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
     String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
-    if (nackLog.firstTime(typeUrl, response.getVersionInfo(), detail)) {
-      log.warn(
-          "NACK {} version \"{}\" from {}: {}",
-          shortType,
-          response.getVersionInfo(),
-          transport.target(),
-          detail);
+    if (nackLog.firstTime(typeUrl, version, detail)) {
+      log.warn("NACK {} version \"{}\" from {}: {}", shortType, version, transport.target(), detail);
     } else {
-      log.debug("NACK {} version \"{}\" again: {}", shortType, response.getVersionInfo(), detail);
+      log.debug("NACK {} version \"{}\" again: {}", shortType, version, detail);
     }
-    send(
-        s,
-        typeUrl,
-        acceptedVersions.getOrDefault(typeUrl, ""),
-        cache.subscribedNames(typeUrl),
-        response.getNonce(),
-        detail);
+    return detail;
+  }
+
+  private CallbackTracker tracker(Stream s) {
+    return new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
   }
 
   private void requestNext(Stream s) {
@@ -280,8 +371,8 @@ public final class AdsStreamController {
     }
     stream = null;
     nudges.cancel();
-    cache.stopAllTimers();
-    if (shutdown) {
+    events.streamClosed(this);
+    if (shutdown || inactive) {
       return;
     }
     if (s.receivedResponse) {
@@ -315,12 +406,12 @@ public final class AdsStreamController {
       log.info(
           "ADS stream to {} {}: {}", transport.target(), wasConnected ? "lost" : "failed", describe(status));
       if (wasConnected) {
-        connectionListener.run();
+        events.connectionChanged(this);
       }
     } else {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
-    cache.onStreamFailure("ADS stream to " + transport.target() + " failed", status);
+    events.failed(this, "ADS stream to " + transport.target() + " failed", status);
   }
 
   /**
@@ -342,40 +433,10 @@ public final class AdsStreamController {
     return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
   }
 
-  private void send(Stream s, String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
-    DiscoveryRequest template = namesTemplates.get(typeUrl);
-    if (template == null || template.getResourceNamesCount() != names.size()) {
-      template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
-      namesTemplates.put(typeUrl, template);
-    }
-    DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
-    if (!nodeOnFirstRequestOnly || !s.nodeSent) {
-      request.setNode(node);
-      s.nodeSent = true;
-    }
-    if (errorDetail != null) {
-      request.setErrorDetail(
-          com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(errorDetail));
-    }
-    if (log.isDebugEnabled()) {
-      log.debug(
-          "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
-          transport.target(),
-          typeUrl,
-          version,
-          nonce,
-          names.size(),
-          errorDetail == null ? "" : ", NACK");
-    }
-    s.call.send(request.build());
-  }
-
   /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
-  private final class Stream implements AdsTransport.Listener {
+  private abstract class Stream implements AdsTransport.Events {
     final long startNanos;
-    final Map<String, String> nonces = new HashMap<>();
-    final Set<String> respondedTypes = new HashSet<>();
-    AdsTransport.Call call;
+    AdsTransport.CallControl call;
     boolean ready;
     long readyNanos;
     boolean receivedResponse;
@@ -385,14 +446,25 @@ public final class AdsStreamController {
       this.startNanos = startNanos;
     }
 
-    @Override
-    public void onReady() {
-      syncContext.execute(() -> AdsStreamController.this.onReady(this));
+    /** Starts the call; sets {@link #call}. */
+    abstract void start();
+
+    /** The stream is ready: the type's first request, naming every subscribed name. */
+    abstract void sendInitial(String typeUrl);
+
+    /** Names of the type were subscribed or unsubscribed (in delta, {@code names}). */
+    abstract void sendChanges(String typeUrl, Set<String> names);
+
+    /** Whether this request carries the node (every request unless opted out). */
+    boolean takeNode() {
+      boolean send = !nodeOnFirstRequestOnly || !nodeSent;
+      nodeSent = true;
+      return send;
     }
 
     @Override
-    public void onResponse(DiscoveryResponse response) {
-      syncContext.execute(() -> AdsStreamController.this.onResponse(this, response));
+    public void onReady() {
+      syncContext.execute(() -> AdsStreamController.this.onReady(this));
     }
 
     @Override
@@ -403,6 +475,232 @@ public final class AdsStreamController {
     @Override
     public void onConnectionFailure() {
       syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
+    }
+  }
+
+  /** State of the world: every request of a type lists every name on the wire. */
+  private final class SotwStream extends Stream implements AdsTransport.Listener {
+    final Map<String, String> nonces = new HashMap<>();
+    final Set<String> respondedTypes = new HashSet<>();
+    AdsTransport.Call sotwCall;
+
+    SotwStream(long startNanos) {
+      super(startNanos);
+    }
+
+    @Override
+    void start() {
+      sotwCall = transport.start(this);
+      call = sotwCall;
+    }
+
+    @Override
+    void sendInitial(String typeUrl) {
+      sendSubscription(typeUrl);
+    }
+
+    @Override
+    void sendChanges(String typeUrl, Set<String> names) {
+      sendSubscription(typeUrl);
+    }
+
+    private void sendSubscription(String typeUrl) {
+      if (!cache.isSubscribed(typeUrl)) {
+        // The last name of the type left. The xDS protocol ("How the client specifies what
+        // resources to return") reads an empty resource_names as "no resources" once a stream has
+        // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
+        // it as the wildcard always, and answers with every resource of the type (at once, or at
+        // its next snapshot), while an explicit "*" is the wildcard on every server. No request
+        // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
+        // names (keeps applying and ACKing what the server sends for them) until a name of the
+        // type is watched again or the stream ends.
+        return;
+      }
+      List<String> names = cache.subscribedNames(typeUrl);
+      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, nonces.getOrDefault(typeUrl, ""), null);
+      // The request is on a ready stream now: only from here may the server be blamed (A57).
+      cache.startTimers(typeUrl);
+    }
+
+    @Override
+    public void onResponse(DiscoveryResponse response) {
+      syncContext.execute(() -> handle(response));
+    }
+
+    private void handle(DiscoveryResponse response) {
+      String typeUrl = response.getTypeUrl();
+      if (!beginResponse(this, typeUrl, response.getVersionInfo(), response.getNonce(),
+          response.getResourcesCount())) {
+        return;
+      }
+      nonces.put(typeUrl, response.getNonce());
+      CallbackTracker tracker = tracker(this);
+      // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
+      // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
+      // the control plane's view of this client back. The next response still waits for every
+      // callback (the tracker), so flow control is unchanged.
+      ResponseOutcome outcome =
+          cache.handleResponse(response, tracker, respondedTypes.add(typeUrl), o -> answer(response, o));
+      if (outcome == null) {
+        log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
+      }
+      tracker.finish();
+    }
+
+    private void answer(DiscoveryResponse response, ResponseOutcome outcome) {
+      String typeUrl = response.getTypeUrl();
+      if (outcome.accepted()) {
+        acceptedVersions.put(typeUrl, response.getVersionInfo());
+        send(typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+        return;
+      }
+      String detail = nackDetail(typeUrl, response.getVersionInfo(), outcome);
+      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), cache.subscribedNames(typeUrl), response.getNonce(),
+          detail);
+    }
+
+    private void send(String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
+      DiscoveryRequest template = namesTemplates.get(typeUrl);
+      if (template == null || template.getResourceNamesCount() != names.size()) {
+        template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
+        namesTemplates.put(typeUrl, template);
+      }
+      DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
+      if (takeNode()) {
+        request.setNode(node);
+      }
+      if (errorDetail != null) {
+        request.setErrorDetail(
+            com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(errorDetail));
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(
+            "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
+            transport.target(),
+            typeUrl,
+            version,
+            nonce,
+            names.size(),
+            errorDetail == null ? "" : ", NACK");
+      }
+      sotwCall.send(request.build());
+    }
+  }
+
+  /**
+   * Delta: requests carry only the names subscribed or unsubscribed since the last one; the
+   * server remembers the rest for the stream's life. ACKs and NACKs name the response by nonce.
+   */
+  private final class DeltaStream extends Stream implements AdsTransport.DeltaListener {
+    /** Per type, the names this stream has asked the server for (what the server tracks). */
+    final Map<String, Set<String>> serverNames = new HashMap<>();
+    AdsTransport.DeltaCall deltaCall;
+
+    DeltaStream(long startNanos) {
+      super(startNanos);
+    }
+
+    @Override
+    void start() {
+      deltaCall = transport.startDelta(this);
+      call = deltaCall;
+    }
+
+    @Override
+    void sendInitial(String typeUrl) {
+      List<String> names = cache.subscribedNames(typeUrl);
+      if (names.isEmpty()) {
+        return; // a first request without names would be a wildcard subscription
+      }
+      serverNames.put(typeUrl, new HashSet<>(names));
+      DeltaDiscoveryRequest.Builder request =
+          DeltaDiscoveryRequest.newBuilder()
+              .setTypeUrl(typeUrl)
+              .addAllResourceNamesSubscribe(names)
+              // The versions the client holds: a server need not resend them (xDS protocol,
+              // "Incremental xDS": initial_resource_versions on a new stream).
+              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this));
+      send(request, names.size(), 0);
+      cache.startTimers(typeUrl);
+    }
+
+    @Override
+    void sendChanges(String typeUrl, Set<String> names) {
+      Set<String> onServer = serverNames.computeIfAbsent(typeUrl, t -> new HashSet<>());
+      List<String> subscribe = new ArrayList<>();
+      List<String> unsubscribe = new ArrayList<>();
+      for (String name : names) {
+        boolean watched = cache.isWatched(typeUrl, name);
+        if (watched && onServer.add(name)) {
+          subscribe.add(name);
+        } else if (!watched && onServer.remove(name)) {
+          unsubscribe.add(name);
+        }
+      }
+      if (subscribe.isEmpty() && unsubscribe.isEmpty()) {
+        return;
+      }
+      subscribe.sort(null);
+      unsubscribe.sort(null);
+      send(
+          DeltaDiscoveryRequest.newBuilder()
+              .setTypeUrl(typeUrl)
+              .addAllResourceNamesSubscribe(subscribe)
+              .addAllResourceNamesUnsubscribe(unsubscribe),
+          subscribe.size(),
+          unsubscribe.size());
+      cache.startTimers(typeUrl);
+    }
+
+    @Override
+    public void onResponse(DeltaDiscoveryResponse response) {
+      syncContext.execute(() -> handle(response));
+    }
+
+    private void handle(DeltaDiscoveryResponse response) {
+      String typeUrl = response.getTypeUrl();
+      if (!beginResponse(this, typeUrl, response.getSystemVersionInfo(), response.getNonce(),
+          response.getResourcesCount())) {
+        return;
+      }
+      CallbackTracker tracker = tracker(this);
+      // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
+      ResponseOutcome outcome =
+          cache.handleDeltaResponse(response, AdsStreamController.this, tracker, o -> answer(response, o));
+      if (outcome == null) {
+        // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
+        // since a delta server waits for the answer to a nonce before it sends the next one.
+        answer(response, ResponseOutcome.ACCEPTED);
+      }
+      tracker.finish();
+    }
+
+    private void answer(DeltaDiscoveryResponse response, ResponseOutcome outcome) {
+      DeltaDiscoveryRequest.Builder request =
+          DeltaDiscoveryRequest.newBuilder().setTypeUrl(response.getTypeUrl()).setResponseNonce(response.getNonce());
+      if (!outcome.accepted()) {
+        String detail = nackDetail(response.getTypeUrl(), response.getSystemVersionInfo(), outcome);
+        request.setErrorDetail(
+            com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(detail));
+      }
+      send(request, 0, 0);
+    }
+
+    private void send(DeltaDiscoveryRequest.Builder request, int subscribed, int unsubscribed) {
+      if (takeNode()) {
+        request.setNode(node);
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(
+            "delta ADS request to {}: type {}, nonce \"{}\", +{} -{} names{}",
+            transport.target(),
+            request.getTypeUrl(),
+            request.getResponseNonce(),
+            subscribed,
+            unsubscribed,
+            request.hasErrorDetail() ? ", NACK" : "");
+      }
+      deltaCall.send(request.build());
     }
   }
 }

@@ -1,20 +1,23 @@
 package io.jxds.client.internal.stream;
 
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * ADS over a gRPC {@link Channel}. Uses {@link ClientCall} directly: it never asks for a message
- * on its own, so the client requests the next response only after the last one's callbacks ran.
+ * ADS over a gRPC {@link Channel}, state of the world or delta. Uses {@link ClientCall} directly:
+ * it never asks for a message on its own, so the client requests the next response only after the
+ * last one's callbacks ran.
  *
  * <p>On a {@link ManagedChannel} (whose connectivity state can be watched) each call is started
  * wait-for-ready: it waits for the channel's connection and starts the moment the channel
@@ -58,16 +61,71 @@ public final class GrpcAdsTransport implements AdsTransport {
 
   @Override
   public Call start(Listener listener) {
+    return new SotwCall(startCall(
+        AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), listener, listener::onResponse));
+  }
+
+  @Override
+  public DeltaCall startDelta(DeltaListener listener) {
+    return new DeltaGrpcCall(startCall(
+        AggregatedDiscoveryServiceGrpc.getDeltaAggregatedResourcesMethod(), listener, listener::onResponse));
+  }
+
+  /** A started {@link ClientCall}, whichever protocol it speaks. */
+  private abstract static class GrpcCall<Q> implements CallControl {
+    private final ClientCall<Q, ?> call;
+
+    GrpcCall(ClientCall<Q, ?> call) {
+      this.call = call;
+    }
+
+    void sendMessage(Q request) {
+      call.sendMessage(request);
+    }
+
+    @Override
+    public void request(int count) {
+      call.request(count);
+    }
+
+    @Override
+    public void cancel(String reason) {
+      call.cancel(reason, null);
+    }
+  }
+
+  private static final class SotwCall extends GrpcCall<DiscoveryRequest> implements Call {
+    SotwCall(ClientCall<DiscoveryRequest, ?> call) {
+      super(call);
+    }
+
+    @Override
+    public void send(DiscoveryRequest request) {
+      sendMessage(request);
+    }
+  }
+
+  private static final class DeltaGrpcCall extends GrpcCall<DeltaDiscoveryRequest> implements DeltaCall {
+    DeltaGrpcCall(ClientCall<DeltaDiscoveryRequest, ?> call) {
+      super(call);
+    }
+
+    @Override
+    public void send(DeltaDiscoveryRequest request) {
+      sendMessage(request);
+    }
+  }
+
+  private <Q, R> ClientCall<Q, R> startCall(MethodDescriptor<Q, R> method, Events listener, Consumer<R> onResponse) {
     CallOptions options = watched != null ? CallOptions.DEFAULT.withWaitForReady() : CallOptions.DEFAULT;
-    ClientCall<DiscoveryRequest, DiscoveryResponse> call =
-        channel.newCall(AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), options);
+    ClientCall<Q, R> call = channel.newCall(method, options);
     PendingCall waiting = watched != null ? new PendingCall(listener) : null;
     pending = waiting;
     call.start(
         new ClientCall.Listener<>() {
           @Override
-          public void onMessage(DiscoveryResponse message) {
-            listener.onResponse(message);
+          public void onMessage(R message) {
+            onResponse.accept(message);
           }
 
           @Override
@@ -90,22 +148,7 @@ public final class GrpcAdsTransport implements AdsTransport {
         waiting.failed(); // the channel was failing before this call started
       }
     }
-    return new Call() {
-      @Override
-      public void send(DiscoveryRequest request) {
-        call.sendMessage(request);
-      }
-
-      @Override
-      public void request(int count) {
-        call.request(count);
-      }
-
-      @Override
-      public void cancel(String reason) {
-        call.cancel(reason, null);
-      }
-    };
+    return call;
   }
 
   /** The call no longer waits for the connection: it is on a transport, or over. */
@@ -165,10 +208,10 @@ public final class GrpcAdsTransport implements AdsTransport {
 
   /** A wait-for-ready call that has not reached a transport yet. */
   private static final class PendingCall {
-    final Listener listener;
+    final Events listener;
     volatile boolean done;
 
-    PendingCall(Listener listener) {
+    PendingCall(Events listener) {
       this.listener = listener;
     }
 

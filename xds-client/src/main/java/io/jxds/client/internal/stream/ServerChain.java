@@ -1,0 +1,140 @@
+package io.jxds.client.internal.stream;
+
+import io.grpc.Status;
+import io.grpc.SynchronizationContext;
+import io.jxds.client.internal.cache.ResourceCache;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's ordered xDS servers (the bootstrap's {@code xds_servers}) and which of them serve,
+ * after gRFC A71 (xDS fallback). All methods run on the client's {@link SynchronizationContext}.
+ *
+ * <ul>
+ *   <li>The first server serves; the others are idle.
+ *   <li>When the server that serves last cannot be reached (its stream fails before any response,
+ *       or its channel fails to connect) and some watched resource has nothing cached (a value, a
+ *       known absence and a NACKed resource count as cached), the next server is started as
+ *       well, and gets every subscription. Its failure is not reported to watchers then: the
+ *       next server may answer. The failure of the last server is reported, as with one server.
+ *       A watch of an uncached name while the serving server is failing falls back the same way.
+ *   <li>Servers before the serving one keep retrying (their own backoff). The first response from
+ *       one of them (for delta, its stream being ready) makes it the serving server again: the
+ *       servers after it are stopped and their streams closed.
+ *   <li>The cache is shared: what any server delivered stays in use until a server replaces it.
+ * </ul>
+ */
+public final class ServerChain implements AdsStreamController.Events {
+  private static final Logger log = LoggerFactory.getLogger(ServerChain.class);
+
+  private List<AdsStreamController> controllers = List.of();
+  private ResourceCache cache;
+  private Runnable connectionListener;
+  /** The serving server's index; those before it retry, those after it are inactive. */
+  private int serving;
+
+  /**
+   * Completes the wiring (the controllers report to this chain, and it to them and the cache).
+   *
+   * @param controllers one per server, in bootstrap order; all but the first are deactivated
+   * @param connectionListener runs when {@link #isConnected()} may have changed
+   */
+  public void start(List<AdsStreamController> controllers, ResourceCache cache, Runnable connectionListener) {
+    this.controllers = List.copyOf(controllers);
+    this.cache = cache;
+    this.connectionListener = connectionListener;
+    for (int i = 1; i < controllers.size(); i++) {
+      controllers.get(i).deactivate();
+    }
+  }
+
+  /** A name was subscribed or unsubscribed: every active server hears it. */
+  public void subscriptionsChanged(String typeUrl, String name) {
+    for (int i = 0; i <= serving; i++) {
+      controllers.get(i).subscriptionsChanged(typeUrl, name);
+    }
+    if (controllers.get(serving).isFailing()) {
+      maybeFallBack(); // gRFC A71: a new uncached resource while the server cannot be reached
+    }
+  }
+
+  /** Whether the serving server speaks state of the world (see ResourceCache.Listener). */
+  public boolean stateOfTheWorld() {
+    return !controllers.get(serving).isDelta();
+  }
+
+  /** Whether any active server's stream is ready: a timer may start. */
+  public boolean isReady() {
+    for (int i = 0; i <= serving; i++) {
+      if (controllers.get(i).isReady()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether any active server is connected. */
+  public boolean isConnected() {
+    for (int i = 0; i <= serving; i++) {
+      if (controllers.get(i).isConnected()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Closes every stream. */
+  public void shutdown() {
+    for (AdsStreamController c : controllers) {
+      c.shutdown();
+    }
+  }
+
+  @Override
+  public void connectionChanged(AdsStreamController controller) {
+    int index = controllers.indexOf(controller);
+    if (controller.isConnected() && index < serving) {
+      log.info("xDS server {} answers again; leaving fallback {}", controller.target(),
+          controllers.get(serving).target());
+      int last = serving;
+      serving = index;
+      for (int i = index + 1; i <= last; i++) {
+        controllers.get(i).deactivate();
+      }
+    }
+    connectionListener.run();
+  }
+
+  @Override
+  public void failed(AdsStreamController controller, String what, Status status) {
+    int index = controllers.indexOf(controller);
+    if (index != serving) {
+      return; // a higher server still down while a later one serves: nobody needs to hear it
+    }
+    if (!maybeFallBack()) {
+      cache.onStreamFailure(what, status);
+    }
+  }
+
+  @Override
+  public void streamClosed(AdsStreamController controller) {
+    // gRFC A57: no does-not-exist timer runs while no server can answer.
+    if (cache != null && !isReady()) {
+      cache.stopAllTimers();
+    }
+  }
+
+  /** Starts the next server if there is one and something watched has nothing cached. */
+  private boolean maybeFallBack() {
+    if (serving + 1 >= controllers.size() || !cache.hasUncachedWatched()) {
+      return false;
+    }
+    serving++;
+    AdsStreamController next = controllers.get(serving);
+    log.info("xDS server {} cannot be reached and resources are missing; falling back to {}",
+        controllers.get(serving - 1).target(), next.target());
+    next.activate();
+    return true;
+  }
+}

@@ -1,0 +1,141 @@
+package io.jxds.client;
+
+import static io.jxds.api.ResourceTypes.CLUSTER_TYPE_URL;
+import static io.jxds.client.TestTypes.response;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.Status;
+import io.jxds.client.RecordingWatcher.Error;
+import io.jxds.client.ScriptedTransport.ScriptedCall;
+import io.jxds.client.TestTypes.TestCluster;
+import io.jxds.testing.FakeClock;
+import io.jxds.testing.XdsResources;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * gRFC A71 (xDS fallback) on in-memory transports and a manual clock: when the client moves to
+ * the next server, when it comes back, and what watchers hear meanwhile.
+ */
+class FallbackTest {
+  private static final Executor DIRECT = Runnable::run;
+
+  private final FakeClock clock = new FakeClock();
+  private final ScriptedTransport primary = new ScriptedTransport();
+  private final ScriptedTransport fallback = new ScriptedTransport();
+  private final DefaultXdsClient client = primary.clientBuilder(clock, Node.newBuilder().setId("n").build())
+      .addFallbackTransport(fallback, false)
+      .build();
+
+  @AfterEach
+  void close() {
+    client.close();
+  }
+
+  private RecordingWatcher<TestCluster> watch(String name) {
+    RecordingWatcher<TestCluster> w = new RecordingWatcher<>();
+    client.watch(TestTypes.CLUSTER, name, w, DIRECT);
+    return w;
+  }
+
+  private static com.google.protobuf.Any cluster(String name, String eds) {
+    return XdsResources.cluster(name).edsServiceName(eds).buildAny();
+  }
+
+  @Test
+  void primaryUnreachableAtStartFallsBackWithoutTellingWatchers() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    assertThat(fallback.calls).isEmpty();
+    primary.last().close(Status.UNAVAILABLE.withDescription("connection refused"));
+
+    assertThat(fallback.calls).hasSize(1);
+    ScriptedCall call = fallback.last().ready();
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a");
+    assertThat(a.events()).as("the fallback may answer: no error yet").isEmpty();
+    call.respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "from-fallback")));
+    assertThat(a.updates()).extracting(TestCluster::edsServiceName).containsExactly("from-fallback");
+    assertThat(client.status().connected()).isTrue();
+  }
+
+  @Test
+  void lastServerUnreachableTellsWatchersWithoutData() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    primary.last().close(Status.UNAVAILABLE);
+    fallback.last().close(Status.UNAVAILABLE.withDescription("refused too"));
+    assertThat(a.last()).isInstanceOf(Error.class);
+    assertThat(((Error) a.last()).status().getDescription()).contains("refused too");
+  }
+
+  @Test
+  void primaryBackTakesOverAndTheFallbackStreamIsClosed() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    primary.last().close(Status.UNAVAILABLE);
+    ScriptedCall onFallback = fallback.last().ready();
+    onFallback.respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "from-fallback")));
+
+    clock.forwardTime(2, TimeUnit.SECONDS); // the primary's backoff: it keeps retrying
+    assertThat(primary.calls).hasSize(2);
+    ScriptedCall back = primary.last().ready();
+    assertThat(back.lastRequest().getResourceNamesList()).containsExactly("a");
+    assertThat(onFallback.cancelled).isNull();
+    back.respond(response(CLUSTER_TYPE_URL, "p1", "n1", cluster("a", "from-primary")));
+
+    assertThat(onFallback.cancelled).as("fallback stream dropped").isNotNull();
+    assertThat(a.updates()).extracting(TestCluster::edsServiceName)
+        .containsExactly("from-fallback", "from-primary");
+    // The fallback is not reopened: nothing retries it.
+    clock.forwardTime(200, TimeUnit.SECONDS);
+    assertThat(fallback.calls).hasSize(1);
+    // New names go to the primary only.
+    watch("b");
+    assertThat(back.lastRequest().getResourceNamesList()).containsExactly("a", "b");
+    assertThat(onFallback.sent).noneMatch(r -> r.getResourceNamesList().contains("b"));
+  }
+
+  @Test
+  void primaryLostAfterDataArrivedDoesNotFallBack() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    ScriptedCall call = primary.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "p1", "n1", cluster("a", "from-primary")));
+    call.close(Status.UNAVAILABLE); // after a response: recycled
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    primary.last().close(Status.UNAVAILABLE.withDescription("refused")); // now a failure
+
+    assertThat(fallback.calls).as("everything watched is cached").isEmpty();
+    assertThat(a.events()).hasSize(1);
+    assertThat(client.status().connected()).isFalse();
+  }
+
+  @Test
+  void uncachedWatchWhilePrimaryIsDownFallsBack() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    ScriptedCall call = primary.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "p1", "n1", cluster("a", "x")));
+    call.close(Status.UNAVAILABLE);
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    primary.last().close(Status.UNAVAILABLE);
+    assertThat(fallback.calls).isEmpty();
+
+    RecordingWatcher<TestCluster> b = watch("b");
+
+    assertThat(fallback.calls).hasSize(1);
+    ScriptedCall onFallback = fallback.last().ready();
+    assertThat(onFallback.lastRequest().getResourceNamesList()).containsExactly("a", "b");
+    onFallback.respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "x"), cluster("b", "y")));
+    assertThat(b.updates()).hasSize(1);
+    assertThat(a.events()).hasSize(1); // unchanged value: not told again
+  }
+
+  @Test
+  void doesNotExistFromThePrimaryCountsAsCached() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    primary.last().ready();
+    clock.forwardTime(15, TimeUnit.SECONDS);
+    assertThat(a.last()).isInstanceOf(RecordingWatcher.DoesNotExist.class);
+    primary.last().close(Status.UNAVAILABLE);
+    assertThat(fallback.calls).isEmpty();
+  }
+}
