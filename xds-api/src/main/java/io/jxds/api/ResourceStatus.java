@@ -1,5 +1,6 @@
 package io.jxds.api;
 
+import com.google.protobuf.Any;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +14,11 @@ import java.util.Optional;
  * @param state where the resource stands
  * @param lastUpdated when the cached value was last received, empty when never
  * @param lastError the last rejection or error for this resource, empty when none
+ * @param rawResource the cached value as the control plane sent it (the response's own {@code Any},
+ *     shared, not copied), empty when none
+ * @param rejectedVersion the version of the last response that rejected this resource (NACK),
+ *     empty when it was never rejected or a valid version replaced the rejected one
+ * @param lastRejected when that rejection happened, empty when {@code rejectedVersion} is
  */
 public record ResourceStatus(
     String typeUrl,
@@ -20,7 +26,15 @@ public record ResourceStatus(
     String version,
     ResourceState state,
     Optional<Instant> lastUpdated,
-    Optional<String> lastError) {
+    Optional<String> lastError,
+    Optional<Any> rawResource,
+    Optional<String> rejectedVersion,
+    Optional<Instant> lastRejected) {
+  /**
+   * Checks that no component is null.
+   *
+   * @throws NullPointerException if one is
+   */
   public ResourceStatus {
     Objects.requireNonNull(typeUrl, "typeUrl");
     Objects.requireNonNull(name, "name");
@@ -28,5 +42,30 @@ public record ResourceStatus(
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(lastUpdated, "lastUpdated");
     Objects.requireNonNull(lastError, "lastError");
+    Objects.requireNonNull(rawResource, "rawResource");
+    Objects.requireNonNull(rejectedVersion, "rejectedVersion");
+    Objects.requireNonNull(lastRejected, "lastRejected");
+  }
+
+  /**
+   * A status without the raw resource or rejection details (what a client that keeps no bytes,
+   * such as a test double, reports).
+   *
+   * @param typeUrl the resource's type URL
+   * @param name the resource's name
+   * @param version the version of the cached value, empty when none
+   * @param state where the resource stands
+   * @param lastUpdated when the cached value was last received, empty when never
+   * @param lastError the last rejection or error for this resource, empty when none
+   */
+  public ResourceStatus(
+      String typeUrl,
+      String name,
+      String version,
+      ResourceState state,
+      Optional<Instant> lastUpdated,
+      Optional<String> lastError) {
+    this(typeUrl, name, version, state, lastUpdated, lastError, Optional.empty(), Optional.empty(),
+        Optional.empty());
   }
 }

@@ -7,6 +7,7 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
+import io.jxds.client.internal.LiveClients;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
 import io.jxds.client.internal.stream.AdsStreamController;
@@ -38,6 +39,7 @@ public final class DefaultXdsClient implements XdsClient {
   private static final Logger log = LoggerFactory.getLogger(DefaultXdsClient.class);
 
   private final String nodeId;
+  private final Node node;
   private final SynchronizationContext syncContext;
   private final AdsTransport transport;
   private final ScheduledExecutorService ownedScheduler;
@@ -53,6 +55,8 @@ public final class DefaultXdsClient implements XdsClient {
   private volatile XdsClientStatus status;
   /** Owned by the sync context. */
   private boolean statusRebuildQueued;
+  /** This client's entry in the process-wide list CSDS reports. */
+  private final long liveClientId;
 
   DefaultXdsClient(
       AdsTransport transport,
@@ -67,6 +71,7 @@ public final class DefaultXdsClient implements XdsClient {
       LongSupplier ticker,
       RandomGenerator random) {
     this.nodeId = node.getId();
+    this.node = node;
     this.transport = transport;
     this.ownedScheduler = ownedScheduler;
     this.syncContext =
@@ -115,6 +120,22 @@ public final class DefaultXdsClient implements XdsClient {
             ticker,
             random,
             this::publishStatus);
+    this.liveClientId = LiveClients.register(new LiveClients.Client() {
+      @Override
+      public Node node() {
+        return DefaultXdsClient.this.node;
+      }
+
+      @Override
+      public String serverTarget() {
+        return transport.target();
+      }
+
+      @Override
+      public XdsClientStatus status() {
+        return DefaultXdsClient.this.status;
+      }
+    });
   }
 
   /**
@@ -193,6 +214,7 @@ public final class DefaultXdsClient implements XdsClient {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    LiveClients.unregister(liveClientId);
     for (WatcherRegistration<?> r : registrations.values()) {
       r.cancel();
     }

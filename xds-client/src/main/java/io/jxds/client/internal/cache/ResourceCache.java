@@ -429,7 +429,7 @@ public final class ResourceCache {
         ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
         if (entry != null) {
           entry.seenInResponse = sequence;
-          reject(entry, version, e.getMessage(), tracker);
+          reject(entry, version, now, e.getMessage(), tracker);
         } else if (e.resourceName() == null) {
           unnamedFailure = true;
         }
@@ -449,15 +449,15 @@ public final class ResourceCache {
         value = unpacked.decode();
       } catch (XdsResourceException e) {
         errors = add(errors, e.getMessage());
-        reject(entry, version, e.getMessage(), tracker);
+        reject(entry, version, now, e.getMessage(), tracker);
         continue;
       } catch (RuntimeException e) {
         String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
         errors = add(errors, message);
-        reject(entry, version, message, tracker);
+        reject(entry, version, now, message, tracker);
         continue;
       }
-      accept(entry, value, version, now, tracker);
+      accept(entry, value, version, now, resources.get(i), tracker);
     }
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
@@ -493,9 +493,10 @@ public final class ResourceCache {
     return out;
   }
 
-  private <T> void accept(ResourceEntry<T> entry, T value, String version, Instant now, CallbackTracker tracker) {
+  private <T> void accept(
+      ResourceEntry<T> entry, T value, String version, Instant now, Any raw, CallbackTracker tracker) {
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, now);
+    boolean changed = entry.accept(value, version, now, raw);
     if (entry.deletionIgnored) {
       entry.deletionIgnored = false;
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
@@ -510,11 +511,12 @@ public final class ResourceCache {
     }
   }
 
-  private <T> void reject(ResourceEntry<T> entry, String version, String message, CallbackTracker tracker) {
+  private <T> void reject(
+      ResourceEntry<T> entry, String version, Instant now, String message, CallbackTracker tracker) {
     // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
     String error = "version \"" + version + "\" rejected: " + message;
     Status status = errorStatus(entry, "INVALID_ARGUMENT: " + error);
-    entry.reject(error, status);
+    entry.reject(error, status, version, now);
     notifyError(entry, status, tracker);
   }
 

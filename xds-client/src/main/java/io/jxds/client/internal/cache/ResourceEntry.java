@@ -1,5 +1,6 @@
 package io.jxds.client.internal.cache;
 
+import com.google.protobuf.Any;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.api.ResourceState;
@@ -62,6 +63,11 @@ final class ResourceEntry<T> {
   boolean deletionIgnored;
   /** The response sequence number in which the resource last appeared (for SotW absence). */
   long seenInResponse;
+  /** The value as received (the response's own {@code Any}, not a copy), for CSDS; null when none. */
+  private Any raw;
+  /** The version of the last response that rejected this resource; null when none since the last value. */
+  private String rejectedVersion;
+  private Instant lastRejected;
   /** Cached status() entry; null when stale. */
   private ResourceStatus status;
 
@@ -116,7 +122,7 @@ final class ResourceEntry<T> {
   }
 
   /** A valid value arrived. Returns whether it differs from the cached one. */
-  boolean accept(T newValue, String newVersion, Instant now) {
+  boolean accept(T newValue, String newVersion, Instant now, Any rawValue) {
     confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
@@ -126,15 +132,20 @@ final class ResourceEntry<T> {
     state = ResourceState.ACKED;
     absent = false;
     lastUpdated = now;
+    raw = rawValue;
     lastError = null;
     lastErrorStatus = null;
+    rejectedVersion = null;
+    lastRejected = null;
     invalidateStatus();
     return changed;
   }
 
   /** The control plane sent an invalid version; the last good value, if any, stays. */
-  void reject(String error, Status errorStatus) {
+  void reject(String error, Status errorStatus, String version, Instant now) {
     confirming = false;
+    rejectedVersion = version;
+    lastRejected = now;
     cancelDoesNotExistTimer();
     state = ResourceState.NACKED;
     absent = false;
@@ -149,6 +160,7 @@ final class ResourceEntry<T> {
     cancelDoesNotExistTimer();
     clearMissing();
     value = null;
+    raw = null;
     absent = true;
     state = ResourceState.DOES_NOT_EXIST;
     lastError = why;
@@ -268,7 +280,10 @@ final class ResourceEntry<T> {
               version,
               state,
               Optional.ofNullable(lastUpdated),
-              Optional.ofNullable(lastError));
+              Optional.ofNullable(lastError),
+              Optional.ofNullable(raw),
+              Optional.ofNullable(rejectedVersion),
+              Optional.ofNullable(lastRejected));
     }
     return status;
   }
