@@ -1,15 +1,21 @@
 package io.jxds.client;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.Channel;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
+import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.LiveClients;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
+import io.jxds.client.internal.lrs.LoadReportClient;
+import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.metrics.Telemetry;
+import io.jxds.client.internal.metrics.XdsClientMetrics;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
 import java.time.Clock;
@@ -38,6 +44,23 @@ import org.slf4j.LoggerFactory;
 public final class DefaultXdsClient implements XdsClient {
   private static final Logger log = LoggerFactory.getLogger(DefaultXdsClient.class);
 
+  // The balancer reaches the load-report counters and the telemetry only through here.
+  static {
+    ClientInternals.install(new ClientInternals.Access() {
+      @Override
+      public LoadStatsStore loadStats(XdsClient client) {
+        DefaultXdsClient c = unwrap(client);
+        return c == null ? null : c.loadReports.store();
+      }
+
+      @Override
+      public Telemetry telemetry(XdsClient client) {
+        DefaultXdsClient c = unwrap(client);
+        return c == null ? null : c.telemetry;
+      }
+    });
+  }
+
   private final String nodeId;
   private final Node node;
   private final SynchronizationContext syncContext;
@@ -57,6 +80,9 @@ public final class DefaultXdsClient implements XdsClient {
   private boolean statusRebuildQueued;
   /** This client's entry in the process-wide list CSDS reports. */
   private final long liveClientId;
+  private final LoadReportClient loadReports;
+  private final Telemetry telemetry;
+  private final XdsClientMetrics metrics;
 
   DefaultXdsClient(
       AdsTransport transport,
@@ -70,6 +96,28 @@ public final class DefaultXdsClient implements XdsClient {
       Clock clock,
       LongSupplier ticker,
       RandomGenerator random) {
+    this(transport, node, resourceTimeout, cacheRetention, ignoreResourceDeletion, nodeOnFirstRequestOnly, scheduler,
+        ownedScheduler, clock, ticker, random, null, Telemetry.NONE);
+  }
+
+  /**
+   * @param lrsChannel the control plane's channel for load reports; null: counted, never sent
+   * @param telemetry where metrics go
+   */
+  DefaultXdsClient(
+      AdsTransport transport,
+      Node node,
+      Duration resourceTimeout,
+      Duration cacheRetention,
+      boolean ignoreResourceDeletion,
+      boolean nodeOnFirstRequestOnly,
+      ScheduledExecutorService scheduler,
+      ScheduledExecutorService ownedScheduler,
+      Clock clock,
+      LongSupplier ticker,
+      RandomGenerator random,
+      Channel lrsChannel,
+      Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
     this.transport = transport;
@@ -108,6 +156,16 @@ public final class DefaultXdsClient implements XdsClient {
               public void publishStatusNow() {
                 rebuildStatus();
               }
+
+              @Override
+              public void resourcesValidated(String typeUrl, int valid, int invalid) {
+                metrics.resourceUpdates(typeUrl, valid, invalid);
+              }
+
+              @Override
+              public void serverFailed() {
+                metrics.serverFailure();
+              }
             });
     this.controller =
         new AdsStreamController(
@@ -120,6 +178,10 @@ public final class DefaultXdsClient implements XdsClient {
             ticker,
             random,
             this::publishStatus);
+    this.telemetry = telemetry;
+    this.metrics = XdsClientMetrics.create(telemetry, transport.target(), () -> status);
+    this.loadReports =
+        new LoadReportClient(lrsChannel, transport.target(), node, syncContext, scheduler, ticker, random);
     this.liveClientId = LiveClients.register(new LiveClients.Client() {
       @Override
       public Node node() {
@@ -224,6 +286,8 @@ public final class DefaultXdsClient implements XdsClient {
     // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
+          closeStep("load reports", loadReports::shutdown);
+          closeStep("metrics", metrics::close);
           closeStep("stream", controller::shutdown);
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
@@ -240,6 +304,11 @@ public final class DefaultXdsClient implements XdsClient {
     } catch (RuntimeException e) {
       log.warn("closing xDS client (node id \"{}\"): shutting down the {} failed", nodeId, what, e);
     }
+  }
+
+  private static DefaultXdsClient unwrap(XdsClient client) {
+    XdsClient c = client instanceof XdsClientPool.Lease lease ? lease.client() : client;
+    return c instanceof DefaultXdsClient d ? d : null;
   }
 
   /** Registered watchers not yet cancelled through their handle; for tests. */

@@ -120,7 +120,8 @@ public final class CdsBalancer extends LoadBalancer {
         current.edsServiceName(),
         current.maxConcurrentRequests(),
         config.failoverTimeout(),
-        config.childRetention());
+        config.childRetention(),
+        current.lrsEnabled());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)

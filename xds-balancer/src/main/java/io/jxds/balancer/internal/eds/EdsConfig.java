@@ -11,17 +11,26 @@ import java.util.Objects;
  * @param maxConcurrentRequests the circuit breaker's limit of open streams
  * @param failoverTimeout the priority layer's failover timer
  * @param childRetention how long the priority layer keeps a deactivated child
+ * @param loadReporting whether the cluster's {@code lrs_server} asks for load reports (LRS)
  */
 public record EdsConfig(
     String cluster,
     String edsServiceName,
     long maxConcurrentRequests,
     Duration failoverTimeout,
-    Duration childRetention) {
+    Duration childRetention,
+    boolean loadReporting) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(failoverTimeout, "failoverTimeout");
     Objects.requireNonNull(childRetention, "childRetention");
+  }
+
+  /** A config without load reporting. */
+  public EdsConfig(
+      String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
+      Duration childRetention) {
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, false);
   }
 }

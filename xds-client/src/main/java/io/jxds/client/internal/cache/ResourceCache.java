@@ -82,6 +82,16 @@ public final class ResourceCache {
      * handed out: publish the new snapshot now, so a callback reading {@code status()} sees it.
      */
     void publishStatusNow();
+
+    /**
+     * A response's resources that somebody watches were validated (gRFC A78's {@code
+     * resource_updates_valid} and {@code _invalid}); an {@code Any} that cannot be read counts as
+     * invalid.
+     */
+    default void resourcesValidated(String typeUrl, int valid, int invalid) {}
+
+    /** gRFC A78's {@code server_failure}: the stream went from working to failing. */
+    default void serverFailed() {}
   }
 
   /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
@@ -366,6 +376,9 @@ public final class ResourceCache {
   public void onStreamFailure(String what, Status cause) {
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
+    if (connectionFailure == null) {
+      listener.serverFailed();
+    }
     connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
@@ -417,6 +430,7 @@ public final class ResourceCache {
     String version = response.getVersionInfo();
     Instant now = clock.instant();
     List<String> errors = null;
+    int valid = 0;
     // An Any whose name cannot be read may hold any subscribed name: absences prove nothing then.
     boolean unnamedFailure = false;
     List<Any> resources = response.getResourcesList();
@@ -458,7 +472,9 @@ public final class ResourceCache {
         continue;
       }
       accept(entry, value, version, now, resources.get(i), tracker);
+      valid++;
     }
+    listener.resourcesValidated(t.type.typeUrl(), valid, errors == null ? 0 : errors.size());
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
         if (!entry.onWire()) {
