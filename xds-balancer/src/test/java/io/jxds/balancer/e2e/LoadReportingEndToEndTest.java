@@ -21,7 +21,6 @@ import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
-import io.jxds.testing.LoadReportSink;
 import io.jxds.testing.LoadReportSink.LoadTotals;
 import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;

@@ -20,8 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>A cluster is reported when something happened since its last report, or RPCs are still in
  * progress; a locality likewise. {@code load_report_interval} is the time since the cluster's last
- * report (or since the first report was prepared, for a cluster reported for the first time: the
- * stream started then).
+ * report, or for a cluster reported for the first time since reporting began ({@link #begin}).
  */
 final class LoadReportBuilder {
   /** The last values read, per counter object (identity: the store keeps its objects). */
@@ -29,15 +28,20 @@ final class LoadReportBuilder {
   private final Map<ClusterLoadStats, Long> lastReportNanos = new HashMap<>();
   private long firstNanos = Long.MIN_VALUE;
 
+  /** Reporting begins (the server's first response): what a first report's interval counts from. */
+  void begin(long nowNanos) {
+    if (firstNanos == Long.MIN_VALUE) {
+      firstNanos = nowNanos;
+    }
+  }
+
   /**
    * @param clusters the clusters the server asked for; ignored when {@code all}
    * @param all {@code send_all_clusters}
    * @param nowNanos the ticker's time now
    */
   List<ClusterStats> build(List<ClusterLoadStats> stats, Set<String> clusters, boolean all, long nowNanos) {
-    if (firstNanos == Long.MIN_VALUE) {
-      firstNanos = nowNanos;
-    }
+    begin(nowNanos);
     List<ClusterStats> out = new ArrayList<>();
     for (ClusterLoadStats c : stats) {
       if (!all && !clusters.contains(c.cluster())) {

@@ -123,6 +123,7 @@ public final class LoadReportClient {
           response.getLoadReportingInterval().getSeconds());
     }
     gotResponse = true;
+    reports.begin(ticker.getAsLong());
     backoff.reset();
     sendAllClusters = response.getSendAllClusters();
     clusters = Set.copyOf(response.getClustersList());
