@@ -27,6 +27,7 @@ import io.jxds.balancer.internal.priority.PriorityConfig;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.metrics.Telemetry;
 import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.List;
@@ -113,8 +114,10 @@ public final class EdsBalancer extends LoadBalancer {
     config = newConfig;
     if (old == null || !old.cluster().equals(newConfig.cluster())) {
       metrics.close();
-      metrics = BalancerMetrics.cluster(
-          ClientInternals.telemetry(xdsClient), String.valueOf(helper.getChannelTarget()), newConfig.cluster());
+      Telemetry telemetry = ClientInternals.telemetry(xdsClient);
+      metrics = telemetry.enabled()
+          ? BalancerMetrics.cluster(telemetry, channelTarget(), newConfig.cluster())
+          : ClusterMetrics.NONE;
     }
     load = newConfig.loadReporting() ? loadStats(newConfig) : null;
     metrics.inFlight(InFlightRequests.of(newConfig.cluster(), newConfig.edsServiceName())::open);
@@ -139,6 +142,15 @@ public final class EdsBalancer extends LoadBalancer {
   @Override
   public void handleNameResolutionError(Status error) {
     // Resolver addresses mean nothing here; the control plane decides.
+  }
+
+  /** The channel's target, for metrics; a parent helper that does not say gives an empty one. */
+  private String channelTarget() {
+    try {
+      return String.valueOf(helper.getChannelTarget());
+    } catch (UnsupportedOperationException e) {
+      return "";
+    }
   }
 
   private ClusterLoadStats loadStats(EdsConfig c) {
