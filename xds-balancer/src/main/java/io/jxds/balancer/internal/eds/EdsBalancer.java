@@ -282,6 +282,7 @@ public final class EdsBalancer extends LoadBalancer {
     if (priorities != null) {
       priorities.shutdown();
       priorities = null;
+      onServingPriority(-1); // nothing serves until a tree is built again
     }
     childState = null;
     childPicker = null;

@@ -10,6 +10,7 @@ import io.opentelemetry.api.metrics.Meter;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -31,6 +32,11 @@ import java.util.function.LongSupplier;
  *       locality label, {@code region/zone/sub_zone}): RPCs picked into each locality.
  * </ul>
  *
+ * <p>Locality picks are counted on every pick, so they go to a {@code LongAdder} per label set
+ * that an asynchronous counter reads at collection time: a pick costs one uncontended add, not an
+ * SDK recording (attribute lookup, exemplar sampling). The adders live as long as the
+ * OpenTelemetry instance: one per (channel target, cluster, locality) ever used.
+ *
  * <p>Loaded only when a channel records into an OpenTelemetry instance.
  */
 final class OtelBalancerMetrics {
@@ -43,7 +49,8 @@ final class OtelBalancerMetrics {
   private final LongCounter refusals;
   private final LongCounter failovers;
   private final LongCounter failbacks;
-  private final LongCounter localityPicks;
+  /** Picks per label set; never removed, see the class comment. */
+  private final Map<Attributes, LongAdder> localityPicks = new ConcurrentHashMap<>();
   private final LongGauge servingPriority;
   /** The in-flight counts to report, per registration (one per cluster of a channel). */
   private final Map<Object, InFlight> inFlight = new ConcurrentHashMap<>();
@@ -60,8 +67,9 @@ final class OtelBalancerMetrics {
         .setDescription("Times the serving priority moved to a lower priority").build();
     failbacks = meter.counterBuilder("jxds.lb.priority_failbacks").setUnit("{event}")
         .setDescription("Times the serving priority moved back to a higher priority").build();
-    localityPicks = meter.counterBuilder("jxds.lb.locality_picks").setUnit("{call}")
-        .setDescription("RPCs picked into each locality").build();
+    meter.counterBuilder("jxds.lb.locality_picks").setUnit("{call}")
+        .setDescription("RPCs picked into each locality")
+        .buildWithCallback(m -> localityPicks.forEach((a, n) -> m.record(n.sum(), a)));
     servingPriority = meter.gaugeBuilder("jxds.lb.serving_priority").ofLongs().setUnit("{priority}")
         .setDescription("The priority serving the cluster now; -1 when none").build();
     meter.gaugeBuilder("jxds.lb.rpcs_in_flight").ofLongs().setUnit("{call}")
@@ -97,7 +105,8 @@ final class OtelBalancerMetrics {
         Attributes a = base.toBuilder()
             .put(LOCALITY_KEY, locality.region() + "/" + locality.zone() + "/" + locality.subZone())
             .build();
-        return () -> localityPicks.add(1, a);
+        LongAdder picks = localityPicks.computeIfAbsent(a, k -> new LongAdder());
+        return picks::increment;
       }
 
       @Override
