@@ -84,22 +84,6 @@ public final class DefaultXdsClient implements XdsClient {
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
 
-  DefaultXdsClient(
-      AdsTransport transport,
-      Node node,
-      Duration resourceTimeout,
-      Duration cacheRetention,
-      boolean ignoreResourceDeletion,
-      boolean nodeOnFirstRequestOnly,
-      ScheduledExecutorService scheduler,
-      ScheduledExecutorService ownedScheduler,
-      Clock clock,
-      LongSupplier ticker,
-      RandomGenerator random) {
-    this(transport, node, resourceTimeout, cacheRetention, ignoreResourceDeletion, nodeOnFirstRequestOnly, scheduler,
-        ownedScheduler, clock, ticker, random, null, Telemetry.NONE);
-  }
-
   /**
    * @param lrsChannel the control plane's channel for load reports; null: counted, never sent
    * @param telemetry where metrics go

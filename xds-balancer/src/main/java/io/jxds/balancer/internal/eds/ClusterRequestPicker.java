@@ -66,17 +66,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
   /** What a pick of one subchannel returns, and counts. */
   private record Admission(PickResult result, MetricCounter localityPicks) {}
 
-  ClusterRequestPicker(
-      String cluster,
-      SubchannelPicker child,
-      List<DropOverload> drops,
-      DropStats stats,
-      InFlightRequests inFlight,
-      long maxRequests,
-      RandomGenerator random) {
-    this(cluster, child, drops, stats, inFlight, maxRequests, random, null, ClusterMetrics.NONE);
-  }
-
   /**
    * @param load the cluster's load-report counters; null without load reporting
    * @param metrics the cluster's metrics ({@link ClusterMetrics#NONE} when off)
@@ -160,7 +149,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
   }
 
   private Admission admission(Subchannel subchannel) {
-    LocalityId locality = subchannel.getAttributes().get(EdsBalancer.LOCALITY);
+    Attributes attributes = subchannel.getAttributes();
+    LocalityId locality = attributes == null ? null : attributes.get(EdsBalancer.LOCALITY);
     if (locality == null) {
       locality = LocalityId.EMPTY; // a subchannel not made through the EDS layer's helper
     }

@@ -69,7 +69,8 @@ public final class ClusterLoadStats {
     return dropsByCategory;
   }
 
-  long totalDrops() {
+  /** Drops so far, with and without a category. */
+  public long totalDrops() {
     return totalDrops.sum();
   }
 

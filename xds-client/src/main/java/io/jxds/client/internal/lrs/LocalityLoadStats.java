@@ -41,19 +41,23 @@ public final class LocalityLoadStats {
     (ok ? succeeded : errored).increment();
   }
 
-  long issued() {
+  /** Streams started so far. */
+  public long issued() {
     return issued.sum();
   }
 
-  long succeeded() {
+  /** Streams ended with OK so far. */
+  public long succeeded() {
     return succeeded.sum();
   }
 
-  long errored() {
+  /** Streams ended with another status so far. */
+  public long errored() {
     return errored.sum();
   }
 
-  long inProgress() {
+  /** Streams open now. */
+  public long inProgress() {
     return inProgress.sum();
   }
 }
