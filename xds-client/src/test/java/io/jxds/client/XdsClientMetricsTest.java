@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.jxds.testing.FakeAdsServerExtension;
 import io.jxds.testing.InMemoryMetrics;
 import io.jxds.testing.Poll;
+import io.jxds.testing.RecordedRequest;
 import io.jxds.testing.XdsResources;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -60,11 +61,13 @@ class XdsClientMetricsTest {
     client.watchCluster("bad", new RecordingWatcher<>(), Runnable::run);
     client.watchEndpoints("pending", new RecordingWatcher<>(), Runnable::run);
     ads.server().awaitNack(CLUSTER_TYPE_URL, WAIT);
-    Poll.until("status shows the NACK", () -> client.status().connected()
-        && client.status().resources().stream().anyMatch(r -> r.lastError().isPresent()));
-
     Attributes clusters = Attributes.of(TARGET, "*", SERVER, server, TYPE, CLUSTER_TYPE);
-    assertThat(metrics.value("grpc.xds_client.resource_updates_valid", clusters)).isEqualTo(1);
+    // Every CDS response holds "good" (state of the world), answered by one ACK or NACK each; "bad"
+    // is in the one response answered while it was watched: one NACK.
+    Poll.until("every CDS response counted", () -> metrics.value("grpc.xds_client.resource_updates_valid",
+        clusters) == answeredResponses() && client.status().connected());
+
+    assertThat(answeredResponses()).isPositive();
     assertThat(metrics.value("grpc.xds_client.resource_updates_invalid", clusters)).isEqualTo(1);
     assertThat(metrics.value("grpc.xds_client.connected", Attributes.of(TARGET, "*", SERVER, server)))
         .isEqualTo(1);
@@ -73,6 +76,12 @@ class XdsClientMetricsTest {
         resources(CLUSTER_TYPE, "nacked"), 1L,
         resources(ENDPOINTS_TYPE, "requested"), 1L));
     assertThat(metrics.points("grpc.xds_client.server_failure")).isEmpty();
+  }
+
+  private long answeredResponses() {
+    return ads.server().requests(CLUSTER_TYPE_URL).stream()
+        .filter(r -> r.kind() == RecordedRequest.Kind.ACK || r.kind() == RecordedRequest.Kind.NACK)
+        .count();
   }
 
   @Test
