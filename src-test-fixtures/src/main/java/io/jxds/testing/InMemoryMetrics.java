@@ -49,7 +49,11 @@ public final class InMemoryMetrics {
     }
   };
 
-  /** The instance to hand to the code under test. */
+  /**
+   * The instance to hand to the code under test.
+   *
+   * @return an OpenTelemetry whose metrics this object reads
+   */
   public OpenTelemetry openTelemetry() {
     return openTelemetry;
   }
