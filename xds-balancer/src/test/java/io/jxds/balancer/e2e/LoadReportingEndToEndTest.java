@@ -111,7 +111,10 @@ class LoadReportingEndToEndTest {
     tally.add("ok", 2);
     for (int i = 0; i < 400; i++) {
       if (i == 200) {
-        ads.setEndpoints(assignment(a, 3, b, 1).build()); // a new picker mid-load
+        // A report boundary and a new picker, mid-load: neither may lose or repeat a count.
+        int reports = ads.loadReports().reports().size();
+        Poll.until("a report mid-load", () -> ads.loadReports().reports().size() > reports);
+        ads.setEndpoints(assignment(a, 3, b, 1).build());
       }
       tally.call(i % 2 == 0 ? first : second, Backends.WHO);
     }
