@@ -36,7 +36,8 @@ class ClusterRequestPickerTest {
   @Test
   void dropShareMatchesPartsPerMillionWithinOnePoint() {
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42), null, ClusterMetrics.NONE);
+        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42),
+        null, ClusterMetrics.NONE);
 
     int dropped = 0;
     int n = 100_000;
@@ -70,9 +71,11 @@ class ClusterRequestPickerTest {
   @Test
   void fullDropDropsEverythingAndZeroDropsNothing() {
     ClusterRequestPicker all = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
     ClusterRequestPicker none = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 1000; i++) {
       assertThat(all.pickSubchannel(args).isDrop()).isTrue();
@@ -84,7 +87,8 @@ class ClusterRequestPickerTest {
   void circuitBreakerCountsOpenStreamsAndRefusesAtTheLimit() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     ClientStreamTracer first = openStream(picker.pickSubchannel(args));
     ClientStreamTracer second = openStream(picker.pickSubchannel(args));
@@ -106,7 +110,8 @@ class ClusterRequestPickerTest {
   void streamClosedWithoutBeingCreatedDoesNotCountDown() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
     ClientStreamTracer open = openStream(picker.pickSubchannel(args));
 
     // gRPC closes a tracer whose stream never started (e.g. failing call credentials).
@@ -123,7 +128,8 @@ class ClusterRequestPickerTest {
   @Test
   void admittedPicksOfOneSubchannelShareOneResult() {
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     PickResult first = picker.pickSubchannel(args);
 
@@ -137,7 +143,8 @@ class ClusterRequestPickerTest {
   void pickThatNeverBecomesAStreamIsNotCounted() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 5; i++) {
       assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
@@ -155,7 +162,8 @@ class ClusterRequestPickerTest {
       }
     };
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     assertThat(picker.pickSubchannel(args)).isSameAs(error);
   }
@@ -193,7 +201,8 @@ class ClusterRequestPickerTest {
     };
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1), null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     ClientStreamTracer tracer = openStream(picker.pickSubchannel(args));
     assertThat(inFlight.open()).isEqualTo(1);
