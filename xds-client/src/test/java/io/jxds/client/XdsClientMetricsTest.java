@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.jxds.api.ResourceState;
+import io.jxds.client.bootstrap.BootstrapLoader;
+import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.FakeAdsServerExtension;
 import io.jxds.testing.InMemoryMetrics;
 import io.jxds.testing.Poll;
@@ -41,7 +44,9 @@ class XdsClientMetricsTest {
 
   @AfterEach
   void close() {
-    client.close();
+    if (client != null) {
+      client.close();
+    }
     if (channel != null) {
       channel.shutdownNow();
     }
@@ -99,6 +104,26 @@ class XdsClientMetricsTest {
     Attributes attributes = Attributes.of(TARGET, "*", SERVER, target);
     Poll.until("a failure counted", () -> metrics.value("grpc.xds_client.server_failure", attributes) == 1);
     assertThat(metrics.value("grpc.xds_client.connected", attributes)).isZero();
+  }
+
+  @Test
+  void pooledClientsRecordIntoThePoolsOpenTelemetry() throws Exception {
+    FakeAdsServer loopback = FakeAdsServer.loopback().start(); // a pool needs a bootstrap with a real target
+    loopback.setClusters(XdsResources.cluster("good").build());
+    XdsClientPool pool = new XdsClientPool(
+        new BootstrapLoader(Map.of("jxds.bootstrapConfig", loopback.bootstrapJson())::get, k -> null),
+        metrics.openTelemetry());
+    try (XdsClientPool.Lease lease = pool.acquire()) {
+      lease.watchCluster("good", new RecordingWatcher<>(), Runnable::run);
+      Poll.until("good acked", () -> lease.status().resource(CLUSTER_TYPE_URL, "good")
+          .map(r -> r.state() == ResourceState.ACKED).orElse(false));
+
+      assertThat(metrics.points("grpc.xds_client.resources").keySet())
+          .extracting(a -> a.get(CACHE_STATE)).containsExactly("acked");
+    } finally {
+      pool.closeAll();
+      loopback.stop();
+    }
   }
 
   private static Attributes resources(String type, String state) {
