@@ -120,6 +120,25 @@ class LoadReportClientTest {
     assertThat(sink.reports().get(0).getClusterStatsList()).isEmpty();
   }
 
+  @Test
+  void streamThatEndsIsReopenedAndWhatHappenedMeanwhileIsReportedNext() {
+    ClusterLoadStats payments = client.store().cluster("payments", "payments");
+    awaitStreamAndTimer();
+    ads.server().stop(); // a control-plane restart: the stream ends after a response
+    Poll.until("report timer cancelled, reopen scheduled", () -> clock.numPendingTasks() == 1
+        && clock.nanosUntilNextTask() == 0);
+    payments.dropCounter("x").increment(); // while no stream is open
+    clock.runDueTasks();
+    ads.server().start();
+
+    Poll.until("second stream and its timer", () -> sink.nodes().size() == 2 && clock.numPendingTasks() == 1
+        && clock.nanosUntilNextTask() > 0);
+    forward(10);
+    Poll.until("a report", () -> sink.reports().size() == 1);
+
+    assertThat(only(sink.reports().get(0)).getTotalDroppedRequests()).isEqualTo(1);
+  }
+
   private void awaitStreamAndTimer() {
     Poll.until("stream open and report timer armed", () -> sink.nodes().size() == 1 && clock.numPendingTasks() == 1);
   }
