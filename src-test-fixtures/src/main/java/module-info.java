@@ -16,6 +16,11 @@ module io.jxds.testing {
   // Only TestPki needs BouncyCastle, an optional dependency of the fixtures.
   requires static org.bouncycastle.pkix;
   requires static org.bouncycastle.provider;
+  // Only InMemoryMetrics needs the OpenTelemetry SDK, an optional dependency of the fixtures.
+  requires static io.opentelemetry.api;
+  requires static io.opentelemetry.context;
+  requires static io.opentelemetry.sdk.common;
+  requires static io.opentelemetry.sdk.metrics;
 
   exports io.jxds.testing;
 }

@@ -7,6 +7,8 @@ module io.jxds.balancer {
   requires transitive io.jxds.client;
   requires io.grpc.util;
   requires org.slf4j;
+  // Optional, as in io.jxds.client: without the OpenTelemetry API nothing is recorded.
+  requires static io.opentelemetry.api;
 
   exports io.jxds.balancer;
 

@@ -8,6 +8,7 @@ import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.stream.AdsTransport;
+import io.opentelemetry.api.OpenTelemetry;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -26,6 +27,11 @@ public final class InMemoryAdsFeed implements AutoCloseable {
   private final DefaultXdsClient client;
 
   public InMemoryAdsFeed() {
+    this(null);
+  }
+
+  /** A feed whose client records metrics into {@code openTelemetry} (null: none, unless a global one is set). */
+  public InMemoryAdsFeed(OpenTelemetry openTelemetry) {
     AdsTransport transport =
         new AdsTransport() {
           @Override
@@ -45,6 +51,9 @@ public final class InMemoryAdsFeed implements AutoCloseable {
     XdsClientBuilder builder =
         XdsClientBuilder.forTarget("in-memory", InsecureChannelCredentials.create())
             .node(Node.newBuilder().setId("benchmark").build());
+    if (openTelemetry != null) {
+      builder.openTelemetry(openTelemetry);
+    }
     client = BuilderInternals.transport(builder, transport).build();
   }
 

@@ -68,6 +68,23 @@ class BalancerBenchmarksSmokeTest {
   }
 
   @Test
+  void metricsPickBenchmarkPicksAndCountsWhenTheSdkIsOn() {
+    for (String metrics : new String[] {"off", "api", "sdk"}) {
+      MetricsPickBenchmark bench = new MetricsPickBenchmark();
+      bench.metrics = metrics;
+      bench.setUp();
+      Set<Subchannel> picked = new HashSet<>();
+      for (int i = 0; i < 2_000; i++) {
+        PickResult result = bench.pick();
+        assertThat(result.getStatus().isOk()).isTrue();
+        picked.add(result.getSubchannel());
+      }
+      bench.tearDown();
+      assertThat(picked).as(metrics).hasSizeGreaterThan(500).doesNotContainNull();
+    }
+  }
+
+  @Test
   void rebuildBenchmarkAppliesWeightChangesWithoutNewSubchannels() {
     PickerRebuildBenchmark bench = new PickerRebuildBenchmark();
     bench.layout = "10x1000";

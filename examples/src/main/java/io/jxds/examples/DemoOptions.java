@@ -11,16 +11,20 @@ import java.util.Optional;
  * @param duration the script's length (embedded), or how long to show the table (external; zero:
  *     until interrupted)
  * @param rate RPCs per second over every worker
+ * @param status print the CSDS dump of the process's xDS clients as a table, once traffic flows and
+ *     at the end
  */
-record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration, int rate) {
+record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration, int rate, boolean status) {
   static final String USAGE = String.join("\n",
-      "usage: demo [--duration SECONDS] [--rate RPCS_PER_SECOND]",
-      "       demo --xds-server HOST:PORT --cluster NAME [--duration SECONDS]",
+      "usage: demo [--duration SECONDS] [--rate RPCS_PER_SECOND] [--status]",
+      "       demo --xds-server HOST:PORT --cluster NAME [--duration SECONDS] [--status]",
       "",
       "Without --xds-server: an embedded control plane, 8 backends and a client on 127.0.0.1 run",
       "a scripted tour of the xds_cluster policy (~35 s); exit code 0 if every step passed.",
       "With --xds-server: only the live table for cluster NAME, routed by that control plane",
-      "(insecure ADS; the client calls grpc.health.v1.Health/Check on the backends).");
+      "(insecure ADS; the client calls grpc.health.v1.Health/Check on the backends).",
+      "--status prints what the xDS client holds (CSDS: each resource's version, state, NACK",
+      "error) as a table once traffic flows and again at the end.");
 
   static final String DEFAULT_CLUSTER = "payments";
 
@@ -30,10 +34,15 @@ record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration
     String cluster = null;
     Duration duration = null;
     int rate = 1500;
+    boolean status = false;
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
         throw new IllegalArgumentException("");
+      }
+      if (flag.equals("--status")) {
+        status = true;
+        continue;
       }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException("missing value after " + flag);
@@ -54,7 +63,7 @@ record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration
       throw new IllegalArgumentException("--duration: the script needs at least 8 seconds");
     }
     return new DemoOptions(xdsServer, cluster == null ? DEFAULT_CLUSTER : cluster,
-        duration != null ? duration : xdsServer.isPresent() ? Duration.ZERO : Duration.ofSeconds(34), rate);
+        duration != null ? duration : xdsServer.isPresent() ? Duration.ZERO : Duration.ofSeconds(34), rate, status);
   }
 
   private static int positive(String flag, String value, boolean zeroAllowed) {

@@ -55,9 +55,11 @@ final class EmbeddedDemo {
       LiveTable table = new LiveTable(stats, () -> topology, step, out).start();
       try {
         awaitFirstAnswer(stats);
+        printStatus();
         DemoScript script = new DemoScript(DemoScript.standard(controlPlane, backends, channel::resetConnectBackoff),
             stats, () -> topology, DemoScript.Timing.spread(options.duration(), 8), out, step);
         result = script.run();
+        printStatus();
       } finally {
         table.close();
         traffic.close();
@@ -72,6 +74,12 @@ final class EmbeddedDemo {
       ads.stop();
       restore(BOOTSTRAP_CONFIG_PROPERTY, savedConfig);
       restore(BOOTSTRAP_FILE_PROPERTY, savedFile);
+    }
+  }
+
+  private void printStatus() throws Exception {
+    if (options.status()) {
+      CsdsStatus.print(out);
     }
   }
 

@@ -84,8 +84,14 @@ final class ExternalDemo {
           new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
       LiveTable table = new LiveTable(stats, topology::get, new AtomicReference<>(""), out).start();
       try {
+        if (options.status()) {
+          // Status once the client has had a moment to hear from the control plane.
+          new CountDownLatch(1).await(2, TimeUnit.SECONDS);
+          printStatus();
+        }
         long seconds = options.duration().toSeconds();
         new CountDownLatch(1).await(seconds == 0 ? Long.MAX_VALUE : seconds, TimeUnit.SECONDS);
+        printStatus();
       } finally {
         table.close();
         traffic.close();
@@ -100,6 +106,12 @@ final class ExternalDemo {
       if (last != null) {
         out.println("last failure: " + Expect.describe(last));
       }
+    }
+  }
+
+  private void printStatus() throws Exception {
+    if (options.status()) {
+      CsdsStatus.print(out);
     }
   }
 

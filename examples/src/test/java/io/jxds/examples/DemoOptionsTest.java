@@ -11,15 +11,21 @@ class DemoOptionsTest {
   @Test
   void defaultsRunTheEmbeddedScriptInAboutHalfAMinute() {
     assertThat(DemoOptions.parse()).isEqualTo(
-        new DemoOptions(Optional.empty(), "payments", Duration.ofSeconds(34), 1500));
+        new DemoOptions(Optional.empty(), "payments", Duration.ofSeconds(34), 1500, false));
   }
 
   @Test
   void externalControlPlaneNeedsAClusterAndRunsUntilStoppedByDefault() {
     assertThat(DemoOptions.parse("--xds-server", "10.0.0.1:18000", "--cluster", "orders")).isEqualTo(
-        new DemoOptions(Optional.of("10.0.0.1:18000"), "orders", Duration.ZERO, 1500));
+        new DemoOptions(Optional.of("10.0.0.1:18000"), "orders", Duration.ZERO, 1500, false));
     assertThatThrownBy(() -> DemoOptions.parse("--xds-server", "10.0.0.1:18000"))
         .hasMessageContaining("--cluster");
+  }
+
+  @Test
+  void statusIsAFlagWithoutValue() {
+    assertThat(DemoOptions.parse("--status", "--rate", "10").status()).isTrue();
+    assertThat(DemoOptions.parse("--rate", "10", "--status").rate()).isEqualTo(10);
   }
 
   @Test

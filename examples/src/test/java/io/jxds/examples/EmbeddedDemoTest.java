@@ -17,12 +17,16 @@ class EmbeddedDemoTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
-    DemoScript.Result result = new EmbeddedDemo(DemoOptions.parse("--duration", "16"), out).run();
+    DemoScript.Result result = new EmbeddedDemo(DemoOptions.parse("--duration", "16", "--status"), out).run();
 
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(result.passed()).as("demo output:%n%s", printed).isTrue();
     assertThat(result.steps()).hasSize(8);
     assertThat(printed).contains("demo OK").contains("==> step 8/8: cluster restored");
+    // --status: the CSDS table, once traffic flows and at the end.
+    assertThat(printed).contains("node \"jxds-demo\", control plane 127.0.0.1:")
+        .containsPattern("CDS +payments +ACKED")
+        .containsPattern("EDS +payments +ACKED");
     assertThat(printed.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
     // The JVM of ./demo exits on its own: nothing the run started may keep it alive.
     Thread.sleep(200);

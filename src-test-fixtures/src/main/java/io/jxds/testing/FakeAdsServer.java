@@ -135,6 +135,7 @@ public final class FakeAdsServer implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Object lifecycle = new Object();
+  private final LoadReportSink loadReports = new LoadReportSink();
 
   // Everything below is guarded by lock.
   private int port; // the requested port until the first start binds it, then the bound one
@@ -1003,7 +1004,8 @@ public final class FakeAdsServer implements AutoCloseable {
   private Server buildServer() {
     AdsService service = new AdsService();
     if (inProcessName != null) {
-      return InProcessServerBuilder.forName(inProcessName).addService(service).build();
+      return InProcessServerBuilder.forName(inProcessName).addService(service).addService(loadReports.service())
+          .build();
     }
     if (socketPath != null) {
       return buildUnixSocketServer(service);
@@ -1043,7 +1045,17 @@ public final class FakeAdsServer implements AutoCloseable {
         .bossEventLoopGroup(group)
         .workerEventLoopGroup(group)
         .addService(service)
+        .addService(loadReports.service())
         .build();
+  }
+
+  /**
+   * The load reports (LRS) clients sent to this server, and what it asks of them.
+   *
+   * @return this server's load-report sink, the same for its life
+   */
+  public LoadReportSink loadReports() {
+    return loadReports;
   }
 
   private final class AdsService

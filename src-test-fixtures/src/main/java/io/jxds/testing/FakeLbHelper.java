@@ -253,7 +253,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   @Override
   public Subchannel createSubchannel(CreateSubchannelArgs args) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    FakeSubchannel subchannel = new FakeSubchannel(args.getAddresses());
+    FakeSubchannel subchannel = new FakeSubchannel(args.getAddresses(), args.getAttributes());
     if (history) {
       subchannels.add(subchannel);
     }
@@ -311,13 +311,15 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   /** A subchannel whose state the test sets. */
   public final class FakeSubchannel extends Subchannel {
     private final List<EquivalentAddressGroup> addresses;
+    private final Attributes attributes;
     private SubchannelStateListener listener;
     private boolean shutdown;
     private boolean ready;
     private int connectionRequests;
 
-    FakeSubchannel(List<EquivalentAddressGroup> addresses) {
+    FakeSubchannel(List<EquivalentAddressGroup> addresses, Attributes attributes) {
       this.addresses = addresses;
+      this.attributes = attributes;
     }
 
     /**
@@ -412,7 +414,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
 
     @Override
     public Attributes getAttributes() {
-      return Attributes.EMPTY;
+      return attributes; // as gRPC's subchannel: the attributes it was created with
     }
 
     @Override

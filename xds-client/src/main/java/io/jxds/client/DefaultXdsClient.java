@@ -2,6 +2,7 @@ package io.jxds.client;
 
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.grpc.Channel;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.CertificateProvider;
 import io.jxds.api.ResourceType;
@@ -12,8 +13,14 @@ import io.jxds.api.XdsClient;
 import io.jxds.api.XdsClientStatus;
 import io.jxds.api.internal.decode.ClusterDecoder;
 import io.jxds.api.model.ClusterUpdate;
+import io.jxds.client.internal.ClientInternals;
+import io.jxds.client.internal.LiveClients;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.WatcherRegistration;
+import io.jxds.client.internal.lrs.LoadReportClient;
+import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.metrics.Telemetry;
+import io.jxds.client.internal.metrics.XdsClientMetrics;
 import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsStreamController;
 import io.jxds.client.internal.stream.AdsTransport;
@@ -48,7 +55,25 @@ import org.slf4j.LoggerFactory;
 public final class DefaultXdsClient implements XdsClient {
   private static final Logger log = LoggerFactory.getLogger(DefaultXdsClient.class);
 
+  // The balancer reaches the load-report counters and the telemetry only through here.
+  static {
+    ClientInternals.install(new ClientInternals.Access() {
+      @Override
+      public LoadStatsStore loadStats(XdsClient client) {
+        DefaultXdsClient c = unwrap(client);
+        return c == null ? null : c.loadReports.store();
+      }
+
+      @Override
+      public Telemetry telemetry(XdsClient client) {
+        DefaultXdsClient c = unwrap(client);
+        return c == null ? null : c.telemetry;
+      }
+    });
+  }
+
   private final String nodeId;
+  private final Node node;
   private final SynchronizationContext syncContext;
   private final List<AdsTransport> transports;
   private final ScheduledExecutorService ownedScheduler;
@@ -67,7 +92,16 @@ public final class DefaultXdsClient implements XdsClient {
   private volatile XdsClientStatus status;
   /** Owned by the sync context. */
   private boolean statusRebuildQueued;
+  /** This client's entry in the process-wide list CSDS reports. */
+  private final long liveClientId;
+  private final LoadReportClient loadReports;
+  private final Telemetry telemetry;
+  private final XdsClientMetrics metrics;
 
+  /**
+   * @param lrsChannel the control plane's channel for load reports; null: counted, never sent
+   * @param telemetry where metrics go
+   */
   DefaultXdsClient(
       List<AdsServer> servers,
       Map<String, FileWatcherProvider> certificateProviders,
@@ -80,8 +114,11 @@ public final class DefaultXdsClient implements XdsClient {
       ScheduledExecutorService ownedScheduler,
       Clock clock,
       LongSupplier ticker,
-      RandomGenerator random) {
+      RandomGenerator random,
+      Channel lrsChannel,
+      Telemetry telemetry) {
     this.nodeId = node.getId();
+    this.node = node;
     this.transports = servers.stream().map(AdsServer::transport).toList();
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
@@ -125,6 +162,16 @@ public final class DefaultXdsClient implements XdsClient {
               public void publishStatusNow() {
                 rebuildStatus();
               }
+
+              @Override
+              public void resourcesValidated(String typeUrl, int valid, int invalid) {
+                metrics.resourceUpdates(typeUrl, valid, invalid);
+              }
+
+              @Override
+              public void serverFailed() {
+                metrics.serverFailure();
+              }
             });
     // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve.
     this.servers = new ServerChain();
@@ -143,6 +190,29 @@ public final class DefaultXdsClient implements XdsClient {
           this.servers));
     }
     this.servers.start(controllers, cache, this::publishStatus);
+    // Metrics, load reports and CSDS name the primary server (the first of xds_servers): load
+    // reports go to it (lrs_server "self"), and A78 labels a client's metrics by one server.
+    String primaryTarget = transports.get(0).target();
+    this.telemetry = telemetry;
+    this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
+    this.loadReports =
+        new LoadReportClient(lrsChannel, primaryTarget, node, syncContext, scheduler, ticker, random);
+    this.liveClientId = LiveClients.register(new LiveClients.Client() {
+      @Override
+      public Node node() {
+        return DefaultXdsClient.this.node;
+      }
+
+      @Override
+      public String serverTarget() {
+        return primaryTarget;
+      }
+
+      @Override
+      public XdsClientStatus status() {
+        return DefaultXdsClient.this.status;
+      }
+    });
   }
 
   /**
@@ -251,6 +321,7 @@ public final class DefaultXdsClient implements XdsClient {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    LiveClients.unregister(liveClientId);
     for (WatcherRegistration<?> r : registrations.values()) {
       r.cancel();
     }
@@ -260,6 +331,8 @@ public final class DefaultXdsClient implements XdsClient {
     // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
+          closeStep("load reports", loadReports::shutdown);
+          closeStep("metrics", metrics::close);
           closeStep("stream", this.servers::shutdown);
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
@@ -281,6 +354,11 @@ public final class DefaultXdsClient implements XdsClient {
     } catch (RuntimeException e) {
       log.warn("closing xDS client (node id \"{}\"): shutting down the {} failed", nodeId, what, e);
     }
+  }
+
+  private static DefaultXdsClient unwrap(XdsClient client) {
+    XdsClient c = client instanceof XdsClientPool.Lease lease ? lease.client() : client;
+    return c instanceof DefaultXdsClient d ? d : null;
   }
 
   /** Registered watchers not yet cancelled through their handle; for tests. */

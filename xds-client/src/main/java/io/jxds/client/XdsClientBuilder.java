@@ -10,10 +10,12 @@ import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.BuilderInternals;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
+import io.jxds.client.internal.metrics.Telemetry;
 import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.client.internal.stream.GrpcAdsTransport;
 import io.jxds.client.internal.tls.FileWatcherProvider;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,6 +71,7 @@ public final class XdsClientBuilder {
   private LongSupplier ticker;
   private RandomGenerator random;
   private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
+  private Telemetry telemetry;
 
   private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
     this.target = target;
@@ -299,6 +302,27 @@ public final class XdsClientBuilder {
     return this;
   }
 
+  /**
+   * Records the client's metrics (gRFC A78's {@code grpc.xds_client.*}) and those of the balancers
+   * that use it into {@code openTelemetry}. Without this call, the global OpenTelemetry is used if
+   * the application set one before the client was built; otherwise nothing is recorded.
+   * OpenTelemetry is an optional dependency: a program that never calls this needs no
+   * OpenTelemetry jar.
+   *
+   * @param openTelemetry where metrics go
+   * @return this builder
+   */
+  public XdsClientBuilder openTelemetry(OpenTelemetry openTelemetry) {
+    this.telemetry = Telemetry.of(Objects.requireNonNull(openTelemetry, "openTelemetry"));
+    return this;
+  }
+
+  /** Not API: the pool hands on the telemetry it was given (null: the global one, if set). */
+  XdsClientBuilder telemetry(Telemetry telemetry) {
+    this.telemetry = telemetry;
+    return this;
+  }
+
   /** Not API: replaces the gRPC transport (tests, benchmarks). */
   XdsClientBuilder transport(AdsTransport transport) {
     this.transport = transport;
@@ -321,8 +345,16 @@ public final class XdsClientBuilder {
         ? node.toBuilder().setUserAgentName(BootstrapParser.USER_AGENT_NAME).build()
         : node);
     AdsTransport ads = transport;
+    Channel lrsChannel = null; // load reports go to the ADS server, on its channel
     if (ads == null) {
-      ads = channel != null ? new GrpcAdsTransport(channel, null, target) : ownedTransport(target, credentials);
+      if (channel != null) {
+        ads = new GrpcAdsTransport(channel, null, target);
+        lrsChannel = channel;
+      } else {
+        ManagedChannel managed = ownedChannel(target, credentials);
+        ads = new GrpcAdsTransport(managed, managed, target);
+        lrsChannel = managed;
+      }
     }
     List<AdsServer> servers = new ArrayList<>();
     servers.add(new AdsServer(ads, delta));
@@ -346,13 +378,19 @@ public final class XdsClientBuilder {
         owned,
         clock == null ? Clock.systemUTC() : clock,
         ticker != null ? ticker : clock == null ? System::nanoTime : nanoTicker(clock),
-        random == null ? new Random() : random);
+        random == null ? new Random() : random,
+        lrsChannel,
+        telemetry != null ? telemetry : Telemetry.global());
   }
 
   private static AdsTransport ownedTransport(String target, ChannelCredentials credentials) {
-    // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
-    ManagedChannel managed = Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
+    ManagedChannel managed = ownedChannel(target, credentials);
     return new GrpcAdsTransport(managed, managed, target);
+  }
+
+  private static ManagedChannel ownedChannel(String target, ChannelCredentials credentials) {
+    // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
+    return Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
   }
 
   /** A fallback server as configured: a target to dial, or a transport given by a test. */

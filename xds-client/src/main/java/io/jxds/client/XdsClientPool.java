@@ -9,6 +9,8 @@ import io.jxds.api.XdsClientStatus;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.BootstrapLoader;
+import io.jxds.client.internal.metrics.Telemetry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -41,6 +43,8 @@ public final class XdsClientPool {
   private final BootstrapLoader loader;
   private final Clock clock;
   private final RandomGenerator random;
+  /** Null: each client takes the global OpenTelemetry if set when it is created. */
+  private final Telemetry telemetry;
   private final Object lock = new Object();
   private final Map<Bootstrap.Key, Entry> clients = new HashMap<>();
   private ScheduledExecutorService scheduler;
@@ -51,15 +55,34 @@ public final class XdsClientPool {
    * @param loader where each {@link #acquire()} reads the bootstrap from
    */
   public XdsClientPool(BootstrapLoader loader) {
-    this(loader, null, null, new Random());
+    this(loader, null, null, new Random(), null);
+  }
+
+  /**
+   * A pool reading the bootstrap through {@code loader} whose clients, and the balancers using
+   * them, record their metrics into {@code openTelemetry} (see {@link
+   * XdsClientBuilder#openTelemetry}).
+   *
+   * @param loader where the bootstrap comes from
+   * @param openTelemetry where metrics go
+   */
+  public XdsClientPool(BootstrapLoader loader, OpenTelemetry openTelemetry) {
+    this(loader, null, null, new Random(), Telemetry.of(Objects.requireNonNull(openTelemetry, "openTelemetry")));
   }
 
   /** Not API: tests supply a manual scheduler and clock (null: the clients' defaults). */
   XdsClientPool(BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random) {
+    this(loader, scheduler, clock, random, null);
+  }
+
+  private XdsClientPool(
+      BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random,
+      Telemetry telemetry) {
     this.loader = Objects.requireNonNull(loader, "loader");
     this.scheduler = scheduler;
     this.clock = clock;
     this.random = random;
+    this.telemetry = telemetry;
   }
 
   /**
@@ -85,7 +108,8 @@ public final class XdsClientPool {
       if (entry == null) {
         DefaultXdsClient client;
         try {
-          XdsClientBuilder builder = XdsClientBuilder.fromBootstrap(bootstrap).scheduler(scheduler()).random(random);
+          XdsClientBuilder builder = XdsClientBuilder.fromBootstrap(bootstrap).scheduler(scheduler()).random(random)
+              .telemetry(telemetry);
           if (clock != null) {
             builder.clock(clock);
           }

@@ -10,6 +10,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Status;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
+import io.jxds.client.internal.metrics.Telemetry;
 import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.testing.FakeClock;
@@ -322,7 +323,7 @@ class StreamLifecycleTest {
     DefaultXdsClient c = new DefaultXdsClient(
         List.of(new AdsServer(failing, false)), java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO, false,
         false, owned, owned, Clock.systemUTC(), System::nanoTime,
-        new Random(1));
+        new Random(1), null, Telemetry.NONE);
     self.set(c);
 
     c.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), Runnable::run);

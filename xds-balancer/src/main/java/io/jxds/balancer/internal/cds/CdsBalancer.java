@@ -138,7 +138,8 @@ public final class CdsBalancer extends LoadBalancer {
         current.maxConcurrentRequests(),
         config.failoverTimeout(),
         config.childRetention(),
-        new EndpointPolicy(current.lbPolicy(), config.hashHeader()));
+        new EndpointPolicy(current.lbPolicy(), config.hashHeader()),
+        current.lrsEnabled());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)

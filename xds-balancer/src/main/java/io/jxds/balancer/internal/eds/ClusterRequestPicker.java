@@ -4,14 +4,21 @@ import io.grpc.Attributes;
 import io.grpc.ClientStreamTracer;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.util.ForwardingClientStreamTracer;
 import io.jxds.api.model.DropOverload;
+import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.metrics.ClusterMetrics;
+import io.jxds.balancer.internal.metrics.MetricCounter;
+import io.jxds.client.internal.lrs.ClusterLoadStats;
+import io.jxds.client.internal.lrs.LocalityLoadStats;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
@@ -29,6 +36,13 @@ import java.util.random.RandomGenerator;
  *       carries a tracer that counts its stream while it is open.
  * </ol>
  *
+ * <p>With load reporting on ({@code lrs_server: self}), each drop is also counted for LRS (the
+ * circuit breaker's refusals as drops without a category, as gRPC does), and each stream in the
+ * {@link LocalityLoadStats} of its subchannel's locality ({@link EdsBalancer#LOCALITY}). Those
+ * counters belong to the client, not to this picker, so a picker swap loses nothing. With metrics
+ * on, drops, refusals and picks per locality are counted too; a pick then costs one counter
+ * increment more.
+ *
  * <p>Drops go through {@link PickResult#withDrop}: gRPC neither retries them nor waits for ready.
  * Immutable; safe on any thread.
  */
@@ -39,14 +53,26 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final int[] dropPartsPerMillion;
   private final PickResult[] dropResults;
   private final AtomicLong[] dropCounters;
+  private final ClusterLoadStats.DropCounter[] reportedDrops; // null without load reporting
+  private final MetricCounter[] dropMetrics;
   private final InFlightRequests inFlight;
   private final long maxRequests;
   private final PickResult overLimit;
   private final AtomicLong circuitBreakerDrops;
+  private final MetricCounter refusalMetric;
   private final RandomGenerator random;
-  /** The admitted result for each of the child's results (pickers pre-make theirs: a few per endpoint). */
-  private final ConcurrentMap<PickResult, PickResult> admitted = new ConcurrentHashMap<>();
+  private final ClusterLoadStats load;
+  private final ClusterMetrics metrics;
+  /** The admission of each of the child's results (pickers pre-make theirs: a few per endpoint). */
+  private final ConcurrentMap<PickResult, Admission> admitted = new ConcurrentHashMap<>();
 
+  /** What a pick of one subchannel returns, and counts. */
+  private record Admission(PickResult result, MetricCounter localityPicks) {}
+
+  /**
+   * @param load the cluster's load-report counters; null without load reporting
+   * @param metrics the cluster's metrics ({@link ClusterMetrics#NONE} when off)
+   */
   ClusterRequestPicker(
       String cluster,
       SubchannelPicker child,
@@ -54,25 +80,36 @@ final class ClusterRequestPicker extends SubchannelPicker {
       DropStats stats,
       InFlightRequests inFlight,
       long maxRequests,
-      RandomGenerator random) {
+      RandomGenerator random,
+      ClusterLoadStats load,
+      ClusterMetrics metrics) {
     this.child = child;
     this.random = random;
     this.inFlight = inFlight;
     this.maxRequests = maxRequests;
+    this.load = load;
+    this.metrics = metrics;
     int n = drops.size();
     this.dropPartsPerMillion = new int[n];
     this.dropResults = new PickResult[n];
     this.dropCounters = new AtomicLong[n];
+    this.reportedDrops = load == null ? null : new ClusterLoadStats.DropCounter[n];
+    this.dropMetrics = new MetricCounter[n];
     for (int i = 0; i < n; i++) {
       DropOverload d = drops.get(i);
       dropPartsPerMillion[i] = d.partsPerMillion();
       dropResults[i] = PickResult.withDrop(
           Status.UNAVAILABLE.withDescription("dropped by load balancer: category " + d.category()));
       dropCounters[i] = stats.category(d.category());
+      if (load != null) {
+        reportedDrops[i] = load.dropCounter(d.category());
+      }
+      dropMetrics[i] = metrics.drops(d.category());
     }
     this.overLimit = PickResult.withDrop(Status.UNAVAILABLE.withDescription(
         "cluster " + cluster + ": max concurrent requests " + maxRequests + " exceeded"));
     this.circuitBreakerDrops = stats.circuitBreaker();
+    this.refusalMetric = metrics.circuitBreakerRefusals();
   }
 
   @Override
@@ -80,6 +117,10 @@ final class ClusterRequestPicker extends SubchannelPicker {
     for (int i = 0; i < dropPartsPerMillion.length; i++) {
       if (random.nextInt(DropOverload.MILLION) < dropPartsPerMillion[i]) {
         dropCounters[i].incrementAndGet();
+        if (reportedDrops != null) {
+          reportedDrops[i].increment();
+        }
+        dropMetrics[i].increment();
         return dropResults[i];
       }
     }
@@ -89,33 +130,82 @@ final class ClusterRequestPicker extends SubchannelPicker {
     }
     if (inFlight.open() >= maxRequests) {
       circuitBreakerDrops.incrementAndGet();
+      if (load != null) {
+        load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
+      }
+      refusalMetric.increment();
       return overLimit;
     }
-    // One admitted result per child result, made on its first pick, so a pick allocates nothing:
-    // the picker lives until the next state change, and jxds's child pickers return results made
-    // when they were built (one per endpoint, least request's with its counting tracer). A child
-    // that made a new result per pick would fill the map: past MAX_CACHED, results are not kept.
-    PickResult result = admitted.get(picked);
-    if (result == null) {
-      result = admit(picked);
+    // One admission per child result, made on its first pick, so a pick allocates nothing: the
+    // picker lives until the next state change, and jxds's child pickers return results made when
+    // they were built (one per endpoint, least request's with its counting tracer). A child that
+    // made a new result per pick would fill the map: past MAX_CACHED, admissions are not kept.
+    Admission admission = admitted.get(picked);
+    if (admission == null) {
+      admission = admit(picked);
       if (admitted.size() < MAX_CACHED) {
-        admitted.putIfAbsent(picked, result);
+        admitted.putIfAbsent(picked, admission);
       }
     }
-    return result;
+    admission.localityPicks().increment();
+    return admission.result();
   }
 
-  private PickResult admit(PickResult picked) {
+  private Admission admit(PickResult picked) {
+    Subchannel subchannel = picked.getSubchannel();
+    Attributes attributes = subchannel.getAttributes();
+    LocalityId locality = attributes == null ? null : attributes.get(EdsBalancer.LOCALITY);
+    if (locality == null) {
+      locality = LocalityId.EMPTY; // a subchannel not made through the EDS layer's helper
+    }
+    ClientStreamTracer.Factory tracers = inFlight.tracerFactory();
+    if (load != null) {
+      tracers = new BothTracers(new LoadReportingTracerFactory(load.locality(locality)), tracers);
+    }
     ClientStreamTracer.Factory childTracer = picked.getStreamTracerFactory();
-    return PickResult.withSubchannel(picked.getSubchannel(), childTracer == null
-        ? inFlight.tracerFactory()
-        : new BothTracers(childTracer, inFlight.tracerFactory()));
+    if (childTracer != null) {
+      tracers = new BothTracers(childTracer, tracers);
+    }
+    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality));
   }
 
   @Override
   public String toString() {
     return "ClusterRequestPicker{drops=" + dropPartsPerMillion.length + ", maxRequests=" + maxRequests
         + ", child=" + child + "}";
+  }
+
+  /**
+   * Counts each stream in its locality's load report: issued and in progress once created, then
+   * succeeded or errored when closed. A tracer whose stream was never created counts nothing.
+   */
+  private static final class LoadReportingTracerFactory extends ClientStreamTracer.Factory {
+    private final LocalityLoadStats stats;
+
+    LoadReportingTracerFactory(LocalityLoadStats stats) {
+      this.stats = stats;
+    }
+
+    @Override
+    public ClientStreamTracer newClientStreamTracer(ClientStreamTracer.StreamInfo info, Metadata headers) {
+      return new ClientStreamTracer() {
+        private final AtomicBoolean created = new AtomicBoolean();
+
+        @Override
+        public void streamCreated(Attributes transportAttrs, Metadata h) {
+          if (created.compareAndSet(false, true)) {
+            stats.callStarted();
+          }
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+          if (created.compareAndSet(true, false)) {
+            stats.callFinished(status.isOk());
+          }
+        }
+      };
+    }
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.jxds.balancer.internal.eds;
 
+import io.grpc.Attributes;
 import io.grpc.ConnectivityState;
+import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
@@ -10,14 +12,26 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.model.DropOverload;
+import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.Locality;
+import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.metrics.BalancerMetrics;
+import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.client.internal.ClientInternals;
+import io.jxds.client.internal.lrs.ClusterLoadStats;
+import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.metrics.Telemetry;
+import java.net.SocketAddress;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +57,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
+  /**
+   * The locality of a subchannel's endpoint, set on every subchannel the tree below creates (from
+   * the assignment in force then), so that a pick can count its RPC in that locality's load.
+   */
+  static final Attributes.Key<LocalityId> LOCALITY = Attributes.Key.create("io.jxds.eds.locality");
 
   private final Helper helper;
   private final XdsClient xdsClient;
@@ -58,6 +77,13 @@ public final class EdsBalancer extends LoadBalancer {
   private boolean shutdown;
   /** Pickers handed to the channel so far: one update must not hand over two. */
   private long published;
+  /** The cluster's load-report counters while its {@code lrs_server} is {@code self}, else null. */
+  private ClusterLoadStats load;
+  private ClusterMetrics metrics = ClusterMetrics.NONE;
+  /** The last priority that served (-1: none yet): a move from it is a failover or a failback. */
+  private int lastServingPriority = -1;
+  /** Where each endpoint address of the current assignment is; for {@link #LOCALITY}. */
+  private Map<SocketAddress, LocalityId> localityByAddress = Map.of();
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -87,6 +113,15 @@ public final class EdsBalancer extends LoadBalancer {
     }
     EdsConfig old = config;
     config = newConfig;
+    if (old == null || !old.cluster().equals(newConfig.cluster())) {
+      metrics.close();
+      Telemetry telemetry = ClientInternals.telemetry(xdsClient);
+      metrics = telemetry.enabled()
+          ? BalancerMetrics.cluster(telemetry, channelTarget(), newConfig.cluster())
+          : ClusterMetrics.NONE;
+    }
+    load = newConfig.loadReporting() ? loadStats(newConfig) : null;
+    metrics.inFlight(InFlightRequests.of(newConfig.cluster(), newConfig.edsServiceName())::open);
     if (old == null || !old.edsServiceName().equals(newConfig.edsServiceName())) {
       if (watch != null) {
         // The old assignment keeps serving until the new one arrives: no gap for RPCs.
@@ -110,9 +145,28 @@ public final class EdsBalancer extends LoadBalancer {
     // Resolver addresses mean nothing here; the control plane decides.
   }
 
+  /** The channel's target, for metrics; a parent helper that does not say gives an empty one. */
+  private String channelTarget() {
+    try {
+      return String.valueOf(helper.getChannelTarget());
+    } catch (UnsupportedOperationException e) {
+      return "";
+    }
+  }
+
+  private ClusterLoadStats loadStats(EdsConfig c) {
+    LoadStatsStore store = ClientInternals.loadStats(xdsClient);
+    if (store == null) {
+      logger.debug("cluster {}: asks for load reports, but its xDS client cannot send them", c.cluster());
+      return null;
+    }
+    return store.cluster(c.cluster(), c.edsServiceName());
+  }
+
   @Override
   public void shutdown() {
     shutdown = true;
+    metrics.close();
     if (watch != null) {
       watch.cancel();
       watch = null;
@@ -129,6 +183,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void applyEndpoints() {
+    localityByAddress = localities(endpoints);
     List<LocalityGroup> groups = EdsPriorities.of(endpoints, config.policy());
     if (groups.isEmpty()) {
       if (priorities != null) {
@@ -141,6 +196,7 @@ public final class EdsBalancer extends LoadBalancer {
     if (priorities == null) {
       ChildHelper childHelper = new ChildHelper();
       priorities = new PriorityBalancer(childHelper, treeRandom, pickRandom);
+      priorities.onServingPriority(this::onServingPriority);
       childHelper.owner = priorities;
     }
     long publishedBefore = published;
@@ -148,6 +204,23 @@ public final class EdsBalancer extends LoadBalancer {
         new PriorityConfig(config.cluster(), groups, config.failoverTimeout(), config.childRetention()));
     if (childState != null && published == publishedBefore) {
       publish(); // drops or the request limit changed, but the tree had nothing new to report
+    }
+  }
+
+  private static Map<SocketAddress, LocalityId> localities(EndpointsUpdate update) {
+    Map<SocketAddress, LocalityId> out = new HashMap<>();
+    for (Locality l : update.localities()) {
+      for (Endpoint e : l.endpoints()) {
+        out.putIfAbsent(e.address(), l.id());
+      }
+    }
+    return out;
+  }
+
+  private void onServingPriority(int priority) {
+    metrics.servingPriority(priority, lastServingPriority);
+    if (priority >= 0) {
+      lastServingPriority = priority;
     }
   }
 
@@ -196,7 +269,9 @@ public final class EdsBalancer extends LoadBalancer {
         dropStats,
         InFlightRequests.of(config.cluster(), config.edsServiceName()),
         config.maxConcurrentRequests(),
-        pickRandom));
+        pickRandom,
+        load,
+        metrics));
   }
 
   private void fail(String description) {
@@ -208,6 +283,7 @@ public final class EdsBalancer extends LoadBalancer {
     if (priorities != null) {
       priorities.shutdown();
       priorities = null;
+      onServingPriority(-1); // nothing serves until a tree is built again
     }
     childState = null;
     childPicker = null;
@@ -221,6 +297,23 @@ public final class EdsBalancer extends LoadBalancer {
     @Override
     protected Helper delegate() {
       return helper;
+    }
+
+    /** Marks each subchannel with its endpoint's locality, for load reports and metrics. */
+    @Override
+    public Subchannel createSubchannel(CreateSubchannelArgs args) {
+      LocalityId locality = null;
+      for (EquivalentAddressGroup group : args.getAddresses()) {
+        for (SocketAddress address : group.getAddresses()) {
+          locality = locality != null ? locality : localityByAddress.get(address);
+        }
+      }
+      if (locality == null) {
+        return super.createSubchannel(args);
+      }
+      return super.createSubchannel(args.toBuilder()
+          .setAttributes(args.getAttributes().toBuilder().set(LOCALITY, locality).build())
+          .build());
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param failoverTimeout the priority layer's failover timer
  * @param childRetention how long the priority layer keeps a deactivated child
  * @param policy how each priority picks its endpoints (a change re-feeds the priorities)
+ * @param loadReporting whether the cluster's {@code lrs_server} asks for load reports (LRS)
  */
 public record EdsConfig(
     String cluster,
@@ -20,7 +21,8 @@ public record EdsConfig(
     long maxConcurrentRequests,
     Duration failoverTimeout,
     Duration childRetention,
-    EndpointPolicy policy) {
+    EndpointPolicy policy,
+    boolean loadReporting) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
@@ -29,10 +31,11 @@ public record EdsConfig(
     Objects.requireNonNull(policy, "policy");
   }
 
-  /** A round-robin cluster's config. */
+  /** A round-robin cluster's config, without load reporting. */
   public EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention) {
-    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, EndpointPolicy.ROUND_ROBIN);
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention,
+        EndpointPolicy.ROUND_ROBIN, false);
   }
 }

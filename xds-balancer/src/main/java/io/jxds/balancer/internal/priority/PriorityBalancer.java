@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +68,8 @@ public final class PriorityBalancer extends LoadBalancer {
   private Status lastError;
   private FailingPicker allFailedPicker;
   private Status allFailedCause;
+  /** Told each change of the serving priority (-1: none serves), for metrics. */
+  private IntConsumer servingPriorityListener = priority -> {};
 
   /** A balancer whose pickers start at positions drawn from the JDK's default generator. */
   public PriorityBalancer(Helper helper) {
@@ -100,6 +103,15 @@ public final class PriorityBalancer extends LoadBalancer {
 
   private static ChildFactory policyChildren(RandomGenerator random, RandomGenerator pickRandom) {
     return (childHelper, name) -> new PriorityChildBalancer(childHelper, name, random, pickRandom);
+  }
+
+  /**
+   * Sets who hears the serving priority each time it changes (-1 when none serves).
+   *
+   * @param listener called on the SynchronizationContext
+   */
+  public void onServingPriority(IntConsumer listener) {
+    this.servingPriorityListener = Objects.requireNonNull(listener, "listener");
   }
 
   /** Makes the balancer of one priority; it is fed {@link LocalityGroup} configs. */
@@ -267,11 +279,15 @@ public final class PriorityBalancer extends LoadBalancer {
       logger.info("cluster {}: using priority {} ({}, {})",
           config.clusterName(), priority, child.name, child.state);
       selected = child.name;
+      servingPriorityListener.accept(priority);
     }
     publish(child.state, child.picker);
   }
 
   private void selectFailure(Status status) {
+    if (selected != null) {
+      servingPriorityListener.accept(-1);
+    }
     selected = null;
     if (published.state() == TRANSIENT_FAILURE && published.picker() instanceof FailingPicker failing
         && Objects.equals(failing.status().getDescription(), status.getDescription())) {

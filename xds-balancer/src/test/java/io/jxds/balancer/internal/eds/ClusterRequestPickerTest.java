@@ -12,6 +12,11 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.api.model.DropOverload;
+import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.metrics.ClusterMetrics;
+import io.jxds.client.internal.lrs.ClusterLoadStats;
+import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.lrs.LocalityLoadStats;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import java.util.UUID;
@@ -31,7 +36,8 @@ class ClusterRequestPickerTest {
   @Test
   void dropShareMatchesPartsPerMillionWithinOnePoint() {
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42));
+        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42),
+        null, ClusterMetrics.NONE);
 
     int dropped = 0;
     int n = 100_000;
@@ -52,7 +58,7 @@ class ClusterRequestPickerTest {
     // 50 % then 50 %: the first takes half, the second half of the rest, 75 % in all.
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
         List.of(new DropOverload("a", 500_000), new DropOverload("b", 500_000)),
-        stats, freshCounter(), 1024, TestRandom.seeded(7));
+        stats, freshCounter(), 1024, TestRandom.seeded(7), null, ClusterMetrics.NONE);
 
     int n = 100_000;
     for (int i = 0; i < n; i++) {
@@ -65,9 +71,11 @@ class ClusterRequestPickerTest {
   @Test
   void fullDropDropsEverythingAndZeroDropsNothing() {
     ClusterRequestPicker all = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1));
+        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
     ClusterRequestPicker none = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1));
+        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 1000; i++) {
       assertThat(all.pickSubchannel(args).isDrop()).isTrue();
@@ -79,7 +87,8 @@ class ClusterRequestPickerTest {
   void circuitBreakerCountsOpenStreamsAndRefusesAtTheLimit() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1));
+        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     ClientStreamTracer first = openStream(picker.pickSubchannel(args));
     ClientStreamTracer second = openStream(picker.pickSubchannel(args));
@@ -101,7 +110,8 @@ class ClusterRequestPickerTest {
   void streamClosedWithoutBeingCreatedDoesNotCountDown() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1));
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
     ClientStreamTracer open = openStream(picker.pickSubchannel(args));
 
     // gRPC closes a tracer whose stream never started (e.g. failing call credentials).
@@ -118,7 +128,8 @@ class ClusterRequestPickerTest {
   @Test
   void admittedPicksOfOneSubchannelShareOneResult() {
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1));
+        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     PickResult first = picker.pickSubchannel(args);
 
@@ -132,7 +143,8 @@ class ClusterRequestPickerTest {
   void pickThatNeverBecomesAStreamIsNotCounted() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1));
+        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 5; i++) {
       assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
@@ -150,7 +162,8 @@ class ClusterRequestPickerTest {
       }
     };
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1));
+        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     assertThat(picker.pickSubchannel(args)).isSameAs(error);
   }
@@ -188,13 +201,51 @@ class ClusterRequestPickerTest {
     };
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1));
+        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
 
     ClientStreamTracer tracer = openStream(picker.pickSubchannel(args));
     assertThat(inFlight.open()).isEqualTo(1);
     tracer.streamClosed(Status.OK);
 
     assertThat(childEvents).containsExactly(1, 1);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void loadReportCountersOutliveThePickerAndCountDropsRefusalsAndStreamsByLocality() {
+    LocalityId zone = new LocalityId("r", "a", "");
+    Subchannel inZone = mock(Subchannel.class);
+    org.mockito.Mockito.when(inZone.getAttributes())
+        .thenReturn(Attributes.newBuilder().set(EdsBalancer.LOCALITY, zone).build());
+    SubchannelPicker zonePicker = new SubchannelPicker() {
+      @Override
+      public PickResult pickSubchannel(PickSubchannelArgs a) {
+        return PickResult.withSubchannel(inZone);
+      }
+    };
+    ClusterLoadStats load = new LoadStatsStore(() -> {}).cluster("payments", "payments-eds");
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker before = new ClusterRequestPicker("payments", zonePicker,
+        List.of(new DropOverload("all", DropOverload.MILLION)), stats, inFlight, 1, TestRandom.seeded(1), load,
+        ClusterMetrics.NONE);
+    assertThat(before.pickSubchannel(args).isDrop()).isTrue();
+    ClusterRequestPicker after = new ClusterRequestPicker("payments", zonePicker, List.of(), stats, inFlight, 1,
+        TestRandom.seeded(1), load, ClusterMetrics.NONE); // a new picker: same counters
+
+    ClientStreamTracer ok = openStream(after.pickSubchannel(args));
+    PickResult refused = after.pickSubchannel(args);
+    ok.streamClosed(Status.OK);
+    ClientStreamTracer failed = openStream(after.pickSubchannel(args));
+    failed.streamClosed(Status.UNAVAILABLE);
+
+    LocalityLoadStats zoneStats = load.locality(zone);
+    assertThat(refused.isDrop()).isTrue();
+    assertThat(load.totalDrops()).as("one drop of category all, one refusal").isEqualTo(2);
+    assertThat(zoneStats.issued()).isEqualTo(2);
+    assertThat(zoneStats.succeeded()).isEqualTo(1);
+    assertThat(zoneStats.errored()).isEqualTo(1);
+    assertThat(zoneStats.inProgress()).isZero();
     assertThat(inFlight.open()).isZero();
   }
 

@@ -189,6 +189,20 @@ class PriorityBalancerTest {
   }
 
   @Test
+  void servingPriorityListenerHearsFailoverAndFailback() {
+    List<Integer> serving = new ArrayList<>();
+    balancer.onServingPriority(serving::add);
+    accept(A, B);
+    child(1).report(READY);
+    child(1).report(TRANSIENT_FAILURE);
+    child(2).report(READY);
+    child(1).report(READY);
+    child(1).report(READY);
+
+    assertThat(serving).containsExactly(0, 1, 0);
+  }
+
+  @Test
   void failbackDeactivatesLowerPrioritiesAndClosesThemAfterRetention() {
     accept(A, B);
     child(1).report(TRANSIENT_FAILURE);

@@ -97,6 +97,16 @@ public final class ResourceCache {
      * handed out: publish the new snapshot now, so a callback reading {@code status()} sees it.
      */
     void publishStatusNow();
+
+    /**
+     * A response's resources that somebody watches were validated (gRFC A78's {@code
+     * resource_updates_valid} and {@code _invalid}); an {@code Any} that cannot be read counts as
+     * invalid.
+     */
+    default void resourcesValidated(String typeUrl, int valid, int invalid) {}
+
+    /** gRFC A78's {@code server_failure}: the stream went from working to failing. */
+    default void serverFailed() {}
   }
 
   /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
@@ -442,6 +452,9 @@ public final class ResourceCache {
   public void onStreamFailure(String what, Status cause) {
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
+    if (connectionFailure == null) {
+      listener.serverFailed();
+    }
     connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries.values()) {
@@ -496,6 +509,7 @@ public final class ResourceCache {
     for (int i = 0; i < resources.size(); i++) {
       applyResource(t, resources.get(i), i, version, applying);
     }
+    listener.resourcesValidated(t.type.typeUrl(), applying.valid, applying.errorCount());
     if (t.type.absenceMeansDeletion()) {
       for (ResourceEntry<T> entry : t.entries.values()) {
         if (!entry.onWire()) {
@@ -564,6 +578,7 @@ public final class ResourceCache {
         onDeleted(entry, tracker);
       }
     }
+    listener.resourcesValidated(t.type.typeUrl(), applying.valid, applying.errorCount());
     return applying.outcome(t, response.getSystemVersionInfo());
   }
 
@@ -575,6 +590,8 @@ public final class ResourceCache {
     /** The server the response came from (delta), or null. */
     final Object source;
     List<String> errors;
+    /** Resources validated and cached (A78's resource_updates_valid). */
+    int valid;
     /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
     boolean unnamedFailure;
 
@@ -587,6 +604,10 @@ public final class ResourceCache {
 
     void error(String error) {
       errors = add(errors, error);
+    }
+
+    int errorCount() {
+      return errors == null ? 0 : errors.size();
     }
 
     /** ACK, recording {@code version} as the type's accepted one, or NACK naming every error. */
@@ -609,7 +630,7 @@ public final class ResourceCache {
       ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
       if (entry != null) {
         entry.seenIn(applying.sequence);
-        reject(entry, version, e.getMessage(), applying.tracker);
+        reject(entry, version, applying.now, e.getMessage(), applying.tracker);
       } else if (e.resourceName() == null) {
         applying.unnamedFailure = true;
       }
@@ -629,15 +650,16 @@ public final class ResourceCache {
       value = unpacked.decode();
     } catch (XdsResourceException e) {
       applying.error(e.getMessage());
-      reject(entry, version, e.getMessage(), applying.tracker);
+      reject(entry, version, applying.now, e.getMessage(), applying.tracker);
       return;
     } catch (RuntimeException e) {
       String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
       applying.error(message);
-      reject(entry, version, message, applying.tracker);
+      reject(entry, version, applying.now, message, applying.tracker);
       return;
     }
-    accept(entry, value, version, applying);
+    accept(entry, value, version, any, applying);
+    applying.valid++;
   }
 
   private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
@@ -651,10 +673,10 @@ public final class ResourceCache {
     return out;
   }
 
-  private <T> void accept(ResourceEntry<T> entry, T value, String version, Applying applying) {
+  private <T> void accept(ResourceEntry<T> entry, T value, String version, Any raw, Applying applying) {
     CallbackTracker tracker = applying.tracker;
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, applying.now, applying.source);
+    boolean changed = entry.accept(value, version, applying.now, applying.source, raw);
     if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }
@@ -668,11 +690,12 @@ public final class ResourceCache {
     }
   }
 
-  private <T> void reject(ResourceEntry<T> entry, String version, String message, CallbackTracker tracker) {
+  private <T> void reject(
+      ResourceEntry<T> entry, String version, Instant now, String message, CallbackTracker tracker) {
     // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
     String error = "version \"" + version + "\" rejected: " + message;
     Status status = errorStatus(entry, "INVALID_ARGUMENT: " + error);
-    entry.reject(error, status);
+    entry.reject(error, status, version, now);
     notifyError(entry, status, tracker);
   }
 

@@ -1,5 +1,6 @@
 package io.jxds.client.internal.cache;
 
+import com.google.protobuf.Any;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.api.ResourceState;
@@ -64,6 +65,11 @@ final class ResourceEntry<T> {
   private boolean deletionIgnored;
   /** The response sequence number in which the resource last appeared (for SotW absence). */
   private long seenInResponse;
+  /** The value as received (the response's own {@code Any}, not a copy), for CSDS; null when none. */
+  private Any raw;
+  /** The version of the last response that rejected this resource; null when none since the last value. */
+  private String rejectedVersion;
+  private Instant lastRejected;
   /** Cached status() entry; null when stale. */
   private ResourceStatus status;
 
@@ -126,8 +132,11 @@ final class ResourceEntry<T> {
     confirming = false;
   }
 
-  /** A valid value arrived from {@code from}. Returns whether it differs from the cached one. */
-  boolean accept(T newValue, String newVersion, Instant now, Object from) {
+  /**
+   * A valid value arrived from {@code from}, {@code rawValue} as the server sent it. Returns whether
+   * it differs from the cached one.
+   */
+  boolean accept(T newValue, String newVersion, Instant now, Object from, Any rawValue) {
     source = from;
     confirming = false;
     cancelDoesNotExistTimer();
@@ -138,15 +147,20 @@ final class ResourceEntry<T> {
     state = ResourceState.ACKED;
     absent = false;
     lastUpdated = now;
+    raw = rawValue;
     lastError = null;
     lastErrorStatus = null;
+    rejectedVersion = null;
+    lastRejected = null;
     invalidateStatus();
     return changed;
   }
 
   /** The control plane sent an invalid version; the last good value, if any, stays. */
-  void reject(String error, Status errorStatus) {
+  void reject(String error, Status errorStatus, String version, Instant now) {
     confirming = false;
+    rejectedVersion = version;
+    lastRejected = now;
     cancelDoesNotExistTimer();
     state = ResourceState.NACKED;
     absent = false;
@@ -161,6 +175,7 @@ final class ResourceEntry<T> {
     cancelDoesNotExistTimer();
     clearMissing();
     value = null;
+    raw = null;
     absent = true;
     state = ResourceState.DOES_NOT_EXIST;
     lastError = why;
@@ -347,7 +362,10 @@ final class ResourceEntry<T> {
               version,
               state,
               Optional.ofNullable(lastUpdated),
-              Optional.ofNullable(lastError));
+              Optional.ofNullable(lastError),
+              Optional.ofNullable(raw),
+              Optional.ofNullable(rejectedVersion),
+              Optional.ofNullable(lastRejected));
     }
     return status;
   }

@@ -1,0 +1,62 @@
+package io.jxds.client.internal;
+
+import io.jxds.api.XdsClient;
+import io.jxds.client.internal.lrs.LoadStatsStore;
+import io.jxds.client.internal.metrics.Telemetry;
+
+/**
+ * Not API: what the balancer reaches inside a jxds client (its load-report counters, its
+ * telemetry) without {@code DefaultXdsClient} exposing them. The client installs its accessor
+ * once, when its class is initialised; before that no jxds client exists, and every answer is
+ * "none".
+ */
+public final class ClientInternals {
+  /** What {@code DefaultXdsClient} installs. */
+  public interface Access {
+    /** The client's load-report counters, or null when {@code client} is not a jxds client. */
+    LoadStatsStore loadStats(XdsClient client);
+
+    /** The client's telemetry, or null when {@code client} is not a jxds client. */
+    Telemetry telemetry(XdsClient client);
+  }
+
+  private static volatile Access access;
+
+  private ClientInternals() {}
+
+  /**
+   * Called once by {@code DefaultXdsClient}'s static initialiser.
+   *
+   * @param a the accessor
+   * @throws IllegalStateException if an accessor is installed already
+   */
+  public static synchronized void install(Access a) {
+    if (access != null) {
+      throw new IllegalStateException("ClientInternals is installed already");
+    }
+    access = a;
+  }
+
+  /**
+   * The load-report counters of a jxds client (directly or through a pool lease).
+   *
+   * @param client any client
+   * @return its counters, or null for another kind of client (a test double)
+   */
+  public static LoadStatsStore loadStats(XdsClient client) {
+    Access a = access;
+    return a == null ? null : a.loadStats(client);
+  }
+
+  /**
+   * The telemetry of a jxds client, or the global one for another kind of client.
+   *
+   * @param client any client
+   * @return where its balancers record metrics
+   */
+  public static Telemetry telemetry(XdsClient client) {
+    Access a = access;
+    Telemetry t = a == null ? null : a.telemetry(client);
+    return t == null ? Telemetry.global() : t;
+  }
+}

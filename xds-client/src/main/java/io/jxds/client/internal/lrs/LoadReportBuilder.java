@@ -1,0 +1,107 @@
+package io.jxds.client.internal.lrs;
+
+import com.google.protobuf.Duration;
+import io.envoyproxy.envoy.config.core.v3.Locality;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterStats;
+import io.envoyproxy.envoy.config.endpoint.v3.UpstreamLocalityStats;
+import io.jxds.api.model.LocalityId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Turns the store's ever-growing counters into one report's {@code ClusterStats}: each value is
+ * what grew since the last report (the last values read are kept here), so nothing recorded
+ * between two reads is lost or counted twice. {@code total_requests_in_progress} is the current
+ * count, not a difference. Owned by the client's sync context.
+ *
+ * <p>A cluster is reported when something happened since its last report, or RPCs are still in
+ * progress; a locality likewise. {@code load_report_interval} is the time since the cluster's last
+ * report, or for a cluster reported for the first time since reporting began ({@link #begin}).
+ */
+final class LoadReportBuilder {
+  /** The last values read, per counter object (identity: the store keeps its objects). */
+  private final Map<Object, long[]> lastRead = new HashMap<>();
+  private final Map<ClusterLoadStats, Long> lastReportNanos = new HashMap<>();
+  private long firstNanos = Long.MIN_VALUE;
+
+  /** Reporting begins (the server's first response): what a first report's interval counts from. */
+  void begin(long nowNanos) {
+    if (firstNanos == Long.MIN_VALUE) {
+      firstNanos = nowNanos;
+    }
+  }
+
+  /**
+   * @param clusters the clusters the server asked for; ignored when {@code all}
+   * @param all {@code send_all_clusters}
+   * @param nowNanos the ticker's time now
+   */
+  List<ClusterStats> build(List<ClusterLoadStats> stats, Set<String> clusters, boolean all, long nowNanos) {
+    begin(nowNanos);
+    List<ClusterStats> out = new ArrayList<>();
+    for (ClusterLoadStats c : stats) {
+      if (!all && !clusters.contains(c.cluster())) {
+        continue;
+      }
+      ClusterStats.Builder b = ClusterStats.newBuilder()
+          .setClusterName(c.cluster())
+          .setClusterServiceName(c.edsServiceName());
+      boolean active = false;
+      long totalDrops = delta(c, 0, c.totalDrops());
+      b.setTotalDroppedRequests(totalDrops);
+      active |= totalDrops > 0;
+      for (Map.Entry<String, LongAdder> e : c.dropsByCategory().entrySet()) {
+        long d = delta(e.getValue(), 0, e.getValue().sum());
+        if (d > 0) {
+          b.addDroppedRequestsBuilder().setCategory(e.getKey()).setDroppedCount(d);
+        }
+      }
+      for (LocalityLoadStats l : c.localities().values()) {
+        // A stream that starts or ends between these reads is counted in this report or the next,
+        // never both nor neither; in progress is a gauge, read as it is now.
+        long inProgress = l.inProgress();
+        long issued = delta(l, 0, l.issued());
+        long succeeded = delta(l, 1, l.succeeded());
+        long errored = delta(l, 2, l.errored());
+        if (issued == 0 && succeeded == 0 && errored == 0 && inProgress == 0) {
+          continue;
+        }
+        active = true;
+        b.addUpstreamLocalityStats(UpstreamLocalityStats.newBuilder()
+            .setLocality(locality(l.locality()))
+            .setTotalIssuedRequests(issued)
+            .setTotalSuccessfulRequests(succeeded)
+            .setTotalErrorRequests(errored)
+            .setTotalRequestsInProgress(inProgress));
+      }
+      if (!active) {
+        continue;
+      }
+      long since = lastReportNanos.getOrDefault(c, firstNanos);
+      lastReportNanos.put(c, nowNanos);
+      b.setLoadReportInterval(duration(nowNanos - since));
+      out.add(b.build());
+    }
+    return out;
+  }
+
+  /** What grew since the last read of counter {@code index} of {@code owner}; remembers {@code now}. */
+  private long delta(Object owner, int index, long now) {
+    long[] last = lastRead.computeIfAbsent(owner, k -> new long[3]);
+    long d = now - last[index];
+    last[index] = now;
+    return d;
+  }
+
+  private static Locality locality(LocalityId id) {
+    return Locality.newBuilder().setRegion(id.region()).setZone(id.zone()).setSubZone(id.subZone()).build();
+  }
+
+  private static Duration duration(long nanos) {
+    return Duration.newBuilder().setSeconds(nanos / 1_000_000_000L).setNanos((int) (nanos % 1_000_000_000L)).build();
+  }
+}
