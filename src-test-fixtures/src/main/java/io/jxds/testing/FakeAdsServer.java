@@ -1026,6 +1026,7 @@ public final class FakeAdsServer implements AutoCloseable {
     return NettyServerBuilder.forAddress(
             new InetSocketAddress(loopback, bindPort), serverCredentials)
         .addService(service)
+        .addService(loadReports.service())
         .build();
   }
 
