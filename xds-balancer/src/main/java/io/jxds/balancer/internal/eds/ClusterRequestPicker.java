@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
 /**
@@ -52,13 +51,11 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final SubchannelPicker child;
   private final int[] dropPartsPerMillion;
   private final PickResult[] dropResults;
-  private final AtomicLong[] dropCounters;
   private final ClusterLoadStats.DropCounter[] reportedDrops; // null without load reporting
   private final MetricCounter[] dropMetrics;
   private final InFlightRequests inFlight;
   private final long maxRequests;
   private final PickResult overLimit;
-  private final AtomicLong circuitBreakerDrops;
   private final MetricCounter refusalMetric;
   private final RandomGenerator random;
   private final ClusterLoadStats load;
@@ -77,7 +74,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
       String cluster,
       SubchannelPicker child,
       List<DropOverload> drops,
-      DropStats stats,
       InFlightRequests inFlight,
       long maxRequests,
       RandomGenerator random,
@@ -92,7 +88,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
     int n = drops.size();
     this.dropPartsPerMillion = new int[n];
     this.dropResults = new PickResult[n];
-    this.dropCounters = new AtomicLong[n];
     this.reportedDrops = load == null ? null : new ClusterLoadStats.DropCounter[n];
     this.dropMetrics = new MetricCounter[n];
     for (int i = 0; i < n; i++) {
@@ -100,7 +95,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
       dropPartsPerMillion[i] = d.partsPerMillion();
       dropResults[i] = PickResult.withDrop(
           Status.UNAVAILABLE.withDescription("dropped by load balancer: category " + d.category()));
-      dropCounters[i] = stats.category(d.category());
       if (load != null) {
         reportedDrops[i] = load.dropCounter(d.category());
       }
@@ -108,7 +102,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
     }
     this.overLimit = PickResult.withDrop(Status.UNAVAILABLE.withDescription(
         "cluster " + cluster + ": max concurrent requests " + maxRequests + " exceeded"));
-    this.circuitBreakerDrops = stats.circuitBreaker();
     this.refusalMetric = metrics.circuitBreakerRefusals();
   }
 
@@ -116,7 +109,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
   public PickResult pickSubchannel(PickSubchannelArgs args) {
     for (int i = 0; i < dropPartsPerMillion.length; i++) {
       if (random.nextInt(DropOverload.MILLION) < dropPartsPerMillion[i]) {
-        dropCounters[i].incrementAndGet();
         if (reportedDrops != null) {
           reportedDrops[i].increment();
         }
@@ -129,7 +121,6 @@ final class ClusterRequestPicker extends SubchannelPicker {
       return picked; // queued (no subchannel yet) or an error: nothing to admit
     }
     if (inFlight.open() >= maxRequests) {
-      circuitBreakerDrops.incrementAndGet();
       if (load != null) {
         load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
       }

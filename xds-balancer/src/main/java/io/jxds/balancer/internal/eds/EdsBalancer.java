@@ -67,7 +67,6 @@ public final class EdsBalancer extends LoadBalancer {
   private final XdsClient xdsClient;
   private final RandomGenerator pickRandom;
   private final RandomGenerator treeRandom;
-  private final DropStats dropStats = new DropStats();
   private EdsConfig config;
   private WatchHandle watch;
   private EndpointsUpdate endpoints;
@@ -266,7 +265,6 @@ public final class EdsBalancer extends LoadBalancer {
         config.cluster(),
         childPicker,
         drops,
-        dropStats,
         InFlightRequests.of(config.cluster(), config.edsServiceName()),
         config.maxConcurrentRequests(),
         pickRandom,

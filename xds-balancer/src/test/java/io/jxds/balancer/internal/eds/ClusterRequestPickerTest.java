@@ -31,13 +31,13 @@ class ClusterRequestPickerTest {
     }
   };
   private final PickSubchannelArgs args = mock(PickSubchannelArgs.class);
-  private final DropStats stats = new DropStats();
+  private final ClusterLoadStats load = new LoadStatsStore(() -> {}).cluster("c", "c-eds");
 
   @Test
   void dropShareMatchesPartsPerMillionWithinOnePoint() {
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("throttle", 250_000)), stats, freshCounter(), 1024, TestRandom.seeded(42),
-        null, ClusterMetrics.NONE);
+        List.of(new DropOverload("throttle", 250_000)), freshCounter(), 1024, TestRandom.seeded(42),
+        load, ClusterMetrics.NONE);
 
     int dropped = 0;
     int n = 100_000;
@@ -50,7 +50,7 @@ class ClusterRequestPickerTest {
       }
     }
     assertThat(100.0 * dropped / n).isBetween(24.0, 26.0);
-    assertThat(stats.categorySnapshot()).containsEntry("throttle", (long) dropped);
+    assertThat(load.totalDrops()).isEqualTo(dropped); // every drop counted for load reports
   }
 
   @Test
@@ -58,23 +58,31 @@ class ClusterRequestPickerTest {
     // 50 % then 50 %: the first takes half, the second half of the rest, 75 % in all.
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
         List.of(new DropOverload("a", 500_000), new DropOverload("b", 500_000)),
-        stats, freshCounter(), 1024, TestRandom.seeded(7), null, ClusterMetrics.NONE);
+        freshCounter(), 1024, TestRandom.seeded(7), load, ClusterMetrics.NONE);
 
     int n = 100_000;
+    int a = 0;
+    int b = 0;
     for (int i = 0; i < n; i++) {
-      picker.pickSubchannel(args);
+      PickResult r = picker.pickSubchannel(args);
+      if (r.isDrop()) {
+        String category = r.getStatus().getDescription();
+        a += category.endsWith("category a") ? 1 : 0;
+        b += category.endsWith("category b") ? 1 : 0;
+      }
     }
-    assertThat(100.0 * stats.categorySnapshot().get("a") / n).isBetween(49.0, 51.0);
-    assertThat(100.0 * stats.categorySnapshot().get("b") / n).isBetween(24.0, 26.0);
+    assertThat(100.0 * a / n).isBetween(49.0, 51.0);
+    assertThat(100.0 * b / n).isBetween(24.0, 26.0);
+    assertThat(load.totalDrops()).isEqualTo(a + b);
   }
 
   @Test
   void fullDropDropsEverythingAndZeroDropsNothing() {
     ClusterRequestPicker all = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("all", DropOverload.MILLION)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        List.of(new DropOverload("all", DropOverload.MILLION)), freshCounter(), 1024, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
     ClusterRequestPicker none = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("none", 0)), stats, freshCounter(), 1024, TestRandom.seeded(1),
+        List.of(new DropOverload("none", 0)), freshCounter(), 1024, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 1000; i++) {
@@ -87,8 +95,8 @@ class ClusterRequestPickerTest {
   void circuitBreakerCountsOpenStreamsAndRefusesAtTheLimit() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("payments", child, List.of(), stats, inFlight, 2, TestRandom.seeded(1),
-        null, ClusterMetrics.NONE);
+        new ClusterRequestPicker("payments", child, List.of(), inFlight, 2, TestRandom.seeded(1),
+        load, ClusterMetrics.NONE);
 
     ClientStreamTracer first = openStream(picker.pickSubchannel(args));
     ClientStreamTracer second = openStream(picker.pickSubchannel(args));
@@ -98,7 +106,7 @@ class ClusterRequestPickerTest {
     assertThat(third.isDrop()).isTrue();
     assertThat(third.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(third.getStatus().getDescription()).isEqualTo("cluster payments: max concurrent requests 2 exceeded");
-    assertThat(stats.circuitBreaker().get()).isEqualTo(1);
+    assertThat(load.totalDrops()).isEqualTo(1); // a refusal is a drop without a category
 
     first.streamClosed(Status.CANCELLED); // whatever the outcome, a closed stream frees its slot
     assertThat(inFlight.open()).isEqualTo(1);
@@ -110,7 +118,7 @@ class ClusterRequestPickerTest {
   void streamClosedWithoutBeingCreatedDoesNotCountDown() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 10, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
     ClientStreamTracer open = openStream(picker.pickSubchannel(args));
 
@@ -128,7 +136,7 @@ class ClusterRequestPickerTest {
   @Test
   void admittedPicksOfOneSubchannelShareOneResult() {
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, freshCounter(), 10, TestRandom.seeded(1),
+        new ClusterRequestPicker("c", child, List.of(), freshCounter(), 10, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     PickResult first = picker.pickSubchannel(args);
@@ -143,7 +151,7 @@ class ClusterRequestPickerTest {
   void pickThatNeverBecomesAStreamIsNotCounted() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", child, List.of(), stats, inFlight, 1, TestRandom.seeded(1),
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 1, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 5; i++) {
@@ -162,7 +170,7 @@ class ClusterRequestPickerTest {
       }
     };
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", failing, List.of(), stats, freshCounter(), 0, TestRandom.seeded(1),
+        new ClusterRequestPicker("c", failing, List.of(), freshCounter(), 0, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     assertThat(picker.pickSubchannel(args)).isSameAs(error);
@@ -201,7 +209,7 @@ class ClusterRequestPickerTest {
     };
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
-        new ClusterRequestPicker("c", traced, List.of(), stats, inFlight, 10, TestRandom.seeded(1),
+        new ClusterRequestPicker("c", traced, List.of(), inFlight, 10, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     ClientStreamTracer tracer = openStream(picker.pickSubchannel(args));
@@ -227,10 +235,10 @@ class ClusterRequestPickerTest {
     ClusterLoadStats load = new LoadStatsStore(() -> {}).cluster("payments", "payments-eds");
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker before = new ClusterRequestPicker("payments", zonePicker,
-        List.of(new DropOverload("all", DropOverload.MILLION)), stats, inFlight, 1, TestRandom.seeded(1), load,
+        List.of(new DropOverload("all", DropOverload.MILLION)), inFlight, 1, TestRandom.seeded(1), load,
         ClusterMetrics.NONE);
     assertThat(before.pickSubchannel(args).isDrop()).isTrue();
-    ClusterRequestPicker after = new ClusterRequestPicker("payments", zonePicker, List.of(), stats, inFlight, 1,
+    ClusterRequestPicker after = new ClusterRequestPicker("payments", zonePicker, List.of(), inFlight, 1,
         TestRandom.seeded(1), load, ClusterMetrics.NONE); // a new picker: same counters
 
     ClientStreamTracer ok = openStream(after.pickSubchannel(args));
