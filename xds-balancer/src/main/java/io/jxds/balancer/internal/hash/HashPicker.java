@@ -11,6 +11,7 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
+import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
@@ -50,6 +51,8 @@ final class HashPicker extends SubchannelPicker {
   private final RandomGenerator random;
   private final Connector connector;
   private final PickResult failure;
+  /** Whether any endpoint is READY: without one, a random hash's walk to a READY one is skipped. */
+  private final boolean anyReady;
 
   /**
    * @param states each endpoint's state, by index (READY, IDLE, CONNECTING or TRANSIENT_FAILURE)
@@ -72,6 +75,7 @@ final class HashPicker extends SubchannelPicker {
     this.random = random;
     this.connector = connector;
     this.failure = PickResult.withError(failure);
+    this.anyReady = Arrays.asList(states).contains(READY);
   }
 
   @Override
@@ -87,11 +91,13 @@ final class HashPicker extends SubchannelPicker {
       }
     }
     int first = table.firstSlot(random.nextLong());
-    int size = table.size();
-    for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
-      int endpoint = table.endpointAt(slot);
-      if (states[endpoint] == READY) {
-        return results[endpoint];
+    if (anyReady) { // else a walk of every slot (millions, for a large ring) would find none
+      int size = table.size();
+      for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
+        int endpoint = table.endpointAt(slot);
+        if (states[endpoint] == READY) {
+          return results[endpoint];
+        }
       }
     }
     return pick(first);
