@@ -70,6 +70,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li><b>time</b>: from the first channel (or watch) until every RPC has answered (every watcher
  *       has its value);
  *   <li><b>bytes</b>: the serialized size of every response the control plane sent the client;
+ *   <li><b>requests</b>: how many the client sent, and their serialized size (a state-of-the-world
+ *       request lists every subscribed name of its type);
  *   <li><b>client CPU</b>: the CPU time of every thread but the control plane's and the backend's
  *       (their own event loops and executors, named {@code jcp-} and {@code backend-}) and the
  *       measuring thread, from the first channel (watch) until all answered;
@@ -88,11 +90,12 @@ public final class ScaleLatency {
 
   /** One run's figures. */
   record Figures(int n, boolean delta, boolean channels, long millis, long bytes, long responses, long requests,
-      long clientCpuMillis, long heapBytesPerCluster) {
+      long requestBytes, long clientCpuMillis, long heapBytesPerCluster) {
     String format() {
-      return String.format(Locale.ROOT, "%-5s %-8s N=%5d  time %6d ms  bytes %,12d (%,d responses, %,d requests)"
-          + "  client CPU %6d ms  heap/cluster %,6d B", delta ? "delta" : "sotw", channels ? "channels" : "watches",
-          n, millis, bytes, responses, requests, clientCpuMillis, heapBytesPerCluster);
+      return String.format(Locale.ROOT, "%-5s %-8s N=%5d  time %6d ms  bytes %,12d (%,d responses)"
+          + "  requests %,d (%,d bytes)  client CPU %6d ms  heap/cluster %,6d B", delta ? "delta" : "sotw",
+          channels ? "channels" : "watches", n, millis, bytes, responses, requests, requestBytes, clientCpuMillis,
+          heapBytesPerCluster);
     }
   }
 
@@ -119,6 +122,7 @@ public final class ScaleLatency {
     AtomicLong bytes = new AtomicLong();
     AtomicLong responses = new AtomicLong();
     AtomicLong requests = new AtomicLong();
+    AtomicLong requestBytes = new AtomicLong();
     NioEventLoopGroup boss = new NioEventLoopGroup(1, named("jcp-boss"));
     NioEventLoopGroup worker = new NioEventLoopGroup(1, named("jcp-worker"));
     ExecutorService serverExecutor = Executors.newSingleThreadExecutor(named("jcp-executor"));
@@ -128,7 +132,7 @@ public final class ScaleLatency {
         .channelType(NioServerSocketChannel.class)
         .executor(serverExecutor)
         .addService(ServerInterceptors.intercept(
-            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses, requests)))
+            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses, requests, requestBytes)))
         .build()
         .start();
     ExecutorService watchers = Executors.newFixedThreadPool(WATCH_THREADS, named("bench-watch"));
@@ -146,6 +150,7 @@ public final class ScaleLatency {
       bytes.set(0);
       responses.set(0);
       requests.set(0);
+      requestBytes.set(0);
       CountDownLatch answered = new CountDownLatch(channels ? n : 2 * n);
       AtomicReference<Throwable> failure = new AtomicReference<>();
       ManagedChannel[] opened = new ManagedChannel[n];
@@ -181,6 +186,7 @@ public final class ScaleLatency {
       long sent = bytes.get();
       long count = responses.get();
       long asked = requests.get();
+      long askedBytes = requestBytes.get();
       long open = usedHeapAfterGc();
       for (ManagedChannel c : opened) {
         if (c != null) {
@@ -189,7 +195,7 @@ public final class ScaleLatency {
       }
       client.close();
       long closed = usedHeapAfterGc();
-      return new Figures(n, delta, channels, millis, sent, count, asked, cpu, Math.max(0, open - closed) / n);
+      return new Figures(n, delta, channels, millis, sent, count, asked, askedBytes, cpu, Math.max(0, open - closed) / n);
     } finally {
       watchers.shutdownNow();
       if (backend != null) {
@@ -221,8 +227,9 @@ public final class ScaleLatency {
     return Snapshot.create(clusters, endpoints, List.of(), List.of(), List.of(), "1");
   }
 
-  /** Counts the serialized bytes of every response the server sends, and the requests. */
-  private static ServerInterceptor counting(AtomicLong bytes, AtomicLong responses, AtomicLong requests) {
+  /** Counts the serialized bytes of every response the server sends, and of every request. */
+  private static ServerInterceptor counting(
+      AtomicLong bytes, AtomicLong responses, AtomicLong requests, AtomicLong requestBytes) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(
@@ -239,6 +246,7 @@ public final class ScaleLatency {
           @Override
           public void onMessage(Q message) {
             requests.incrementAndGet();
+            requestBytes.addAndGet(((MessageLite) message).getSerializedSize());
             super.onMessage(message);
           }
         };
