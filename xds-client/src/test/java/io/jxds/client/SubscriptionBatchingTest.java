@@ -116,6 +116,7 @@ class SubscriptionBatchingTest {
       assertThat(r.state()).isEqualTo(ResourceState.REQUESTED);
     });
   }
+
   /**
    * The same window for a name watched again while its value is retained: the response handled
    * before the request naming it goes out does not delete the retained value.
