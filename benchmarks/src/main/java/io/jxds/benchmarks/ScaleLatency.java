@@ -132,7 +132,8 @@ public final class ScaleLatency {
         .channelType(NioServerSocketChannel.class)
         .executor(serverExecutor)
         .addService(ServerInterceptors.intercept(
-            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses, requests, requestBytes)))
+            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(),
+            counting(bytes, responses, requests, requestBytes)))
         .build()
         .start();
     ExecutorService watchers = Executors.newFixedThreadPool(WATCH_THREADS, named("bench-watch"));
@@ -195,7 +196,8 @@ public final class ScaleLatency {
       }
       client.close();
       long closed = usedHeapAfterGc();
-      return new Figures(n, delta, channels, millis, sent, count, asked, askedBytes, cpu, Math.max(0, open - closed) / n);
+      long heapPerCluster = Math.max(0, open - closed) / n;
+      return new Figures(n, delta, channels, millis, sent, count, asked, askedBytes, cpu, heapPerCluster);
     } finally {
       watchers.shutdownNow();
       if (backend != null) {
