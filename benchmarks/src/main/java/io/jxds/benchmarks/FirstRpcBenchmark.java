@@ -129,16 +129,20 @@ public class FirstRpcBenchmark {
   }
 
   private static Server backend(ServerCredentials credentials) throws IOException {
-    ServerServiceDefinition echo = ServerServiceDefinition.builder("jxds.bench.Echo")
+    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0), credentials)
+        .addService(echoService())
+        .build()
+        .start();
+  }
+
+  /** {@link #ECHO}, answering each request with itself. */
+  static ServerServiceDefinition echoService() {
+    return ServerServiceDefinition.builder("jxds.bench.Echo")
         .addMethod(ECHO, ServerCalls.asyncUnaryCall((request, response) -> {
           response.onNext(request);
           response.onCompleted();
         }))
         .build();
-    return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0), credentials)
-        .addService(echo)
-        .build()
-        .start();
   }
 
   private static io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment endpoints(String name, Server s) {

@@ -1,5 +1,6 @@
 package io.jxds.benchmarks;
 
+import com.google.protobuf.BytesValue;
 import com.google.protobuf.MessageLite;
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.cache.v3.Snapshot;
@@ -8,9 +9,13 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
+import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
 import io.grpc.ServerCall;
@@ -21,10 +26,14 @@ import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.StreamObserver;
 import io.jxds.api.ResourceWatcher;
+import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.XdsResources;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
@@ -38,28 +47,41 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What a process with N clusters costs the client, against java-control-plane (SimpleCache,
- * V3DiscoveryServer) on a loopback port in the same JVM, in state of the world and in delta. Each
- * of N "channels" is stood for by the two watches a channel makes (its Cluster and its
- * ClusterLoadAssignment), made from 8 threads at once (channels starting together) once the
- * client's stream is up and has answered a first cluster (so the names reach the server in as
- * many requests as the client sends, not all in the stream's first one); real channels with N
- * backends are too heavy for a 2-core machine. Figures:
+ * V3DiscoveryServer) on a loopback port in the same JVM, in state of the world and in delta, once
+ * the client's stream is up and has answered a first cluster (so the names reach the server in as
+ * many requests as the client sends, not all in the stream's first one). Two modes:
  *
  * <ul>
- *   <li><b>time</b>: from the first watch until every watcher has its value;
+ *   <li><b>channels</b>: N real {@code xds-cluster:///} channels, one per cluster, opened from 8
+ *       threads at once, each sending one RPC; every cluster's one endpoint is the same echo
+ *       backend on 127.0.0.1 (N backends would be too heavy for a 2-core machine), so each channel
+ *       still has its own connection;
+ *   <li><b>watches</b>: each channel stood for by the two watches it makes (its Cluster and its
+ *       ClusterLoadAssignment): the client alone, without the balancer and the connections.
+ * </ul>
+ *
+ * <p>Figures:
+ *
+ * <ul>
+ *   <li><b>time</b>: from the first channel (or watch) until every RPC has answered (every watcher
+ *       has its value);
  *   <li><b>bytes</b>: the serialized size of every response the control plane sent the client;
- *   <li><b>client CPU</b>: the CPU time of every thread but the control plane's (its own event
- *       loops and executor, named {@code jcp-}) and the measuring thread, from the first watch
- *       until all answered;
- *   <li><b>heap per cluster</b>: heap used after a full GC with the client open, less after it
- *       closed, over N.
+ *   <li><b>requests</b>: how many the client sent, and their serialized size (a state-of-the-world
+ *       request lists every subscribed name of its type);
+ *   <li><b>client CPU</b>: the CPU time of every thread but the control plane's and the backend's
+ *       (their own event loops and executors, named {@code jcp-} and {@code backend-}) and the
+ *       measuring thread, from the first channel (watch) until all answered;
+ *   <li><b>heap per cluster</b>: heap used after a full GC with the client (and channels) open,
+ *       less after they closed, over N.
  * </ul>
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar io.jxds.benchmarks.ScaleLatency 100,1000,5000 sotw,delta
+ * java -cp benchmarks/target/benchmarks.jar io.jxds.benchmarks.ScaleLatency 100,1000,5000 sotw,delta channels
+ * java -cp benchmarks/target/benchmarks.jar io.jxds.benchmarks.ScaleLatency 100,1000,5000 sotw,delta watches
  * </pre>
  */
 public final class ScaleLatency {
@@ -67,12 +89,13 @@ public final class ScaleLatency {
   private static final int WATCH_THREADS = 8;
 
   /** One run's figures. */
-  record Figures(int n, boolean delta, long millis, long bytes, long responses, long requests,
-      long clientCpuMillis, long heapBytesPerCluster) {
+  record Figures(int n, boolean delta, boolean channels, long millis, long bytes, long responses, long requests,
+      long requestBytes, long clientCpuMillis, long heapBytesPerCluster) {
     String format() {
-      return String.format(Locale.ROOT, "%-5s N=%5d  time %6d ms  bytes %,12d (%,d responses, %,d requests)"
-          + "  client CPU %6d ms  heap/cluster %,6d B", delta ? "delta" : "sotw", n, millis, bytes, responses,
-          requests, clientCpuMillis, heapBytesPerCluster);
+      return String.format(Locale.ROOT, "%-5s %-8s N=%5d  time %6d ms  bytes %,12d (%,d responses)"
+          + "  requests %,d (%,d bytes)  client CPU %6d ms  heap/cluster %,6d B", delta ? "delta" : "sotw",
+          channels ? "channels" : "watches", n, millis, bytes, responses, requests, requestBytes, clientCpuMillis,
+          heapBytesPerCluster);
     }
   }
 
@@ -81,21 +104,25 @@ public final class ScaleLatency {
   public static void main(String[] args) throws Exception {
     String[] sizes = (args.length > 0 ? args[0] : "100,1000,5000").split(",");
     String[] protocols = (args.length > 1 ? args[1] : "sotw,delta").split(",");
-    measure(50, false); // warm-up: class loading and JIT of both paths
-    measure(50, true);
+    boolean channels = !(args.length > 2 && args[2].trim().equals("watches"));
+    measure(50, false, channels); // warm-up: class loading and JIT of both paths
+    measure(50, true, channels);
     for (String size : sizes) {
       for (String protocol : protocols) {
-        System.out.println(measure(Integer.parseInt(size.trim()), protocol.trim().equals("delta")).format());
+        System.out.println(
+            measure(Integer.parseInt(size.trim()), protocol.trim().equals("delta"), channels).format());
       }
     }
   }
 
-  static Figures measure(int n, boolean delta) throws Exception {
+  static Figures measure(int n, boolean delta, boolean channels) throws Exception {
+    Backend backend = channels ? Backend.start() : null;
     SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
-    cache.setSnapshot(GROUP, snapshot(n));
+    cache.setSnapshot(GROUP, snapshot(n, backend == null ? -1 : backend.port()));
     AtomicLong bytes = new AtomicLong();
     AtomicLong responses = new AtomicLong();
     AtomicLong requests = new AtomicLong();
+    AtomicLong requestBytes = new AtomicLong();
     NioEventLoopGroup boss = new NioEventLoopGroup(1, named("jcp-boss"));
     NioEventLoopGroup worker = new NioEventLoopGroup(1, named("jcp-worker"));
     ExecutorService serverExecutor = Executors.newSingleThreadExecutor(named("jcp-executor"));
@@ -105,7 +132,8 @@ public final class ScaleLatency {
         .channelType(NioServerSocketChannel.class)
         .executor(serverExecutor)
         .addService(ServerInterceptors.intercept(
-            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(), counting(bytes, responses, requests)))
+            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(),
+            counting(bytes, responses, requests, requestBytes)))
         .build()
         .start();
     ExecutorService watchers = Executors.newFixedThreadPool(WATCH_THREADS, named("bench-watch"));
@@ -123,7 +151,10 @@ public final class ScaleLatency {
       bytes.set(0);
       responses.set(0);
       requests.set(0);
-      CountDownLatch answered = new CountDownLatch(2 * n);
+      requestBytes.set(0);
+      CountDownLatch answered = new CountDownLatch(channels ? n : 2 * n);
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      ManagedChannel[] opened = new ManagedChannel[n];
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       long cpuBefore = clientCpuNanos(threads);
       long start = System.nanoTime();
@@ -131,26 +162,47 @@ public final class ScaleLatency {
       for (int t = 0; t < WATCH_THREADS; t++) {
         watchers.execute(() -> {
           for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-            client.watchCluster("c" + i, once(answered), Runnable::run);
-            client.watchEndpoints("c" + i, once(answered), Runnable::run);
+            if (channels) {
+              opened[i] = Grpc.newChannelBuilder(XdsClusterPolicy.target("c" + i), InsecureChannelCredentials.create())
+                  .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
+                  .build();
+              rpc(opened[i], answered, failure);
+            } else {
+              client.watchCluster("c" + i, once(answered), Runnable::run);
+              client.watchEndpoints("c" + i, once(answered), Runnable::run);
+            }
           }
         });
       }
-      if (!answered.await(5, TimeUnit.MINUTES)) {
-        throw new IllegalStateException("not every watcher answered within 5 minutes: " + answered.getCount()
-            + " left");
+      boolean done = answered.await(5, TimeUnit.MINUTES);
+      if (failure.get() != null) {
+        throw new IllegalStateException("an RPC failed", failure.get());
+      }
+      if (!done) {
+        throw new IllegalStateException("not every " + (channels ? "channel" : "watcher")
+            + " answered within 5 minutes: " + answered.getCount() + " left");
       }
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       long cpu = TimeUnit.NANOSECONDS.toMillis(clientCpuNanos(threads) - cpuBefore);
       long sent = bytes.get();
       long count = responses.get();
       long asked = requests.get();
+      long askedBytes = requestBytes.get();
       long open = usedHeapAfterGc();
+      for (ManagedChannel c : opened) {
+        if (c != null) {
+          c.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+      }
       client.close();
       long closed = usedHeapAfterGc();
-      return new Figures(n, delta, millis, sent, count, asked, cpu, Math.max(0, open - closed) / n);
+      long heapPerCluster = Math.max(0, open - closed) / n;
+      return new Figures(n, delta, channels, millis, sent, count, asked, askedBytes, cpu, heapPerCluster);
     } finally {
       watchers.shutdownNow();
+      if (backend != null) {
+        backend.close();
+      }
       server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       serverExecutor.shutdownNow();
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -158,23 +210,28 @@ public final class ScaleLatency {
     }
   }
 
-  private static Snapshot snapshot(int n) {
+  /** N clusters, each with one endpoint: the backend on {@code backendPort}, or (-1) a 10.x address. */
+  private static Snapshot snapshot(int n, int backendPort) {
     List<Cluster> clusters = new ArrayList<>(n + 1);
     clusters.add(XdsResources.cluster("seed").build());
     List<ClusterLoadAssignment> endpoints = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       clusters.add(XdsResources.cluster("c" + i).build());
       int host = i;
+      String ip = backendPort > 0
+          ? "127.0.0.1"
+          : "10." + (host >> 16 & 255) + "." + (host >> 8 & 255) + "." + (host & 255);
+      int port = backendPort > 0 ? backendPort : 8080;
       endpoints.add(XdsResources.endpoints("c" + i)
-          .locality("bench", "zone-a", "", l -> l.endpoint(
-              "10." + (host >> 16 & 255) + "." + (host >> 8 & 255) + "." + (host & 255), 8080, HealthStatus.HEALTHY))
+          .locality("bench", "zone-a", "", l -> l.endpoint(ip, port, HealthStatus.HEALTHY))
           .build());
     }
     return Snapshot.create(clusters, endpoints, List.of(), List.of(), List.of(), "1");
   }
 
-  /** Counts the serialized bytes of every response the server sends, and the requests. */
-  private static ServerInterceptor counting(AtomicLong bytes, AtomicLong responses, AtomicLong requests) {
+  /** Counts the serialized bytes of every response the server sends, and of every request. */
+  private static ServerInterceptor counting(
+      AtomicLong bytes, AtomicLong responses, AtomicLong requests, AtomicLong requestBytes) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(
@@ -191,11 +248,64 @@ public final class ScaleLatency {
           @Override
           public void onMessage(Q message) {
             requests.incrementAndGet();
+            requestBytes.addAndGet(((MessageLite) message).getSerializedSize());
             super.onMessage(message);
           }
         };
       }
     };
+  }
+
+  /** One echo RPC on {@code channel}; counts down when it answers, records the first failure. */
+  private static void rpc(ManagedChannel channel, CountDownLatch answered, AtomicReference<Throwable> failure) {
+    ClientCall<BytesValue, BytesValue> call =
+        channel.newCall(FirstRpcBenchmark.ECHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.MINUTES));
+    ClientCalls.asyncUnaryCall(call, BytesValue.getDefaultInstance(), new StreamObserver<>() {
+      @Override
+      public void onNext(BytesValue value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        failure.compareAndSet(null, t);
+        answered.countDown();
+      }
+
+      @Override
+      public void onCompleted() {
+        answered.countDown();
+      }
+    });
+  }
+
+  /** The echo backend every cluster's endpoint points at, on threads named {@code backend-}. */
+  private record Backend(Server server, NioEventLoopGroup boss, NioEventLoopGroup worker, ExecutorService executor)
+      implements AutoCloseable {
+    static Backend start() throws IOException {
+      NioEventLoopGroup boss = new NioEventLoopGroup(1, named("backend-boss"));
+      NioEventLoopGroup worker = new NioEventLoopGroup(1, named("backend-worker"));
+      ExecutorService executor = Executors.newSingleThreadExecutor(named("backend-executor"));
+      Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+          .bossEventLoopGroup(boss)
+          .workerEventLoopGroup(worker)
+          .channelType(NioServerSocketChannel.class)
+          .executor(executor)
+          .addService(FirstRpcBenchmark.echoService())
+          .build()
+          .start();
+      return new Backend(server, boss, worker, executor);
+    }
+
+    int port() {
+      return server.getPort();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      executor.shutdownNow();
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      worker.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
   }
 
   private static <T> ResourceWatcher<T> once(CountDownLatch answered) {
@@ -218,12 +328,13 @@ public final class ScaleLatency {
     };
   }
 
-  /** CPU time of every live thread but the control plane's and the current one. */
+  /** CPU time of every live thread but the control plane's, the backend's and the current one. */
   private static long clientCpuNanos(ThreadMXBean threads) {
     long sum = 0;
     long self = Thread.currentThread().getId();
     for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
-      if (info == null || info.getThreadId() == self || info.getThreadName().startsWith("jcp-")) {
+      String name = info == null ? "" : info.getThreadName();
+      if (info == null || info.getThreadId() == self || name.startsWith("jcp-") || name.startsWith("backend-")) {
         continue;
       }
       long cpu = threads.getThreadCpuTime(info.getThreadId());

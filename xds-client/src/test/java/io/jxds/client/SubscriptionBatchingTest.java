@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.grpc.Status;
+import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceWatcher;
+import io.jxds.api.WatchHandle;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
 import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.testing.FakeClock;
@@ -71,5 +73,89 @@ class SubscriptionBatchingTest {
     assertThat(request.getResourceNamesList()).hasSize(BURST + 1).contains("seed", "c0", "c" + (BURST - 1));
     assertThat(request.getResponseNonce()).isEqualTo("n1");
     assertThat(request.getVersionInfo()).isEqualTo("1");
+  }
+
+  /**
+   * A response handled after a new name is watched but before the request naming it goes out (the
+   * request waits for the end of the turn) answers an earlier request, which did not name it: its
+   * absence there is not a deletion. (Many channels starting at once against java-control-plane
+   * saw "cluster does not exist: deleted by the control plane" for a cluster that existed.)
+   */
+  @Test
+  void nameWatchedWhileAnOlderResponseIsQueuedIsNotDeletedByThatResponse() {
+    RecordingWatcher<TestCluster> late = new RecordingWatcher<>();
+    ScriptedCall[] call = new ScriptedCall[1];
+    client.watch(TestTypes.CLUSTER, "seed", new ResourceWatcher<TestCluster>() {
+      private boolean first = true;
+
+      @Override
+      public void onUpdate(TestCluster value) {
+        if (first) {
+          first = false;
+          // Inside the client's turn: the watch is queued, then a response to the earlier
+          // request; the request naming "late" goes out at the end of the turn, so the response
+          // is handled after the watch and before that request.
+          client.watch(TestTypes.CLUSTER, "late", late, DIRECT);
+          call[0].respond(response(CLUSTER_TYPE_URL, "2", "n2", XdsResources.cluster("seed").buildAny()));
+        }
+      }
+
+      @Override
+      public void onResourceDoesNotExist(String resourceName) {}
+
+      @Override
+      public void onError(Status error) {}
+    }, DIRECT);
+    call[0] = transport.last().ready();
+    call[0].respond(response(CLUSTER_TYPE_URL, "1", "n1", XdsResources.cluster("seed").buildAny()));
+
+    assertThat(late.events()).isEmpty();
+    assertThat(call[0].lastRequest().getResourceNamesList()).contains("late", "seed");
+    assertThat(client.status().resources()).anySatisfy(r -> {
+      assertThat(r.name()).isEqualTo("late");
+      assertThat(r.state()).isEqualTo(ResourceState.REQUESTED);
+    });
+  }
+
+  /**
+   * The same window for a name watched again while its value is retained: the response handled
+   * before the request naming it goes out does not delete the retained value.
+   */
+  @Test
+  void retainedNameWatchedAgainWhileAnOlderResponseIsQueuedKeepsItsValue() {
+    RecordingWatcher<TestCluster> first = new RecordingWatcher<>();
+    WatchHandle handle = client.watch(TestTypes.CLUSTER, "kept", first, DIRECT);
+    client.watch(TestTypes.CLUSTER, "seed", new RecordingWatcher<>(), DIRECT);
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1",
+        XdsResources.cluster("kept").buildAny(), XdsResources.cluster("seed").buildAny()));
+    assertThat(first.events()).hasSize(1);
+    handle.cancel(); // "kept" leaves the wire; its value is retained
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("seed");
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", XdsResources.cluster("seed").buildAny()));
+
+    RecordingWatcher<TestCluster> again = new RecordingWatcher<>();
+    client.watch(TestTypes.CLUSTER, "seed", new ResourceWatcher<TestCluster>() {
+      private boolean first = true;
+
+      @Override
+      public void onUpdate(TestCluster value) {
+        if (!first) {
+          return;
+        }
+        first = false;
+        client.watch(TestTypes.CLUSTER, "kept", again, DIRECT);
+        call.respond(response(CLUSTER_TYPE_URL, "3", "n3", XdsResources.cluster("seed").buildAny()));
+      }
+
+      @Override
+      public void onResourceDoesNotExist(String resourceName) {}
+
+      @Override
+      public void onError(Status error) {}
+    }, DIRECT);
+
+    assertThat(again.events()).singleElement().asString().startsWith("Update");
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactlyInAnyOrder("kept", "seed");
   }
 }

@@ -517,8 +517,12 @@ public final class ResourceCache {
         }
         if (entry.wasSeenIn(sequence)) {
           entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (applying.unnamedFailure || entry.hasDoesNotExistTimer()) {
-          continue; // absence proves nothing yet; a postponed deletion keeps waiting
+        } else if (applying.unnamedFailure || entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
+          // Absence proves nothing yet; a postponed deletion keeps waiting. A name awaiting its
+          // answer is either on the wire with its does-not-exist timer running (the response may
+          // answer an earlier request) or not sent at all: subscriptions wait for the end of the
+          // turn, and a response handled before then answers a request that did not name it.
+          continue;
         } else if (firstOfTypeOnStream) {
           postponeDeletion(entry, tracker);
         } else {
