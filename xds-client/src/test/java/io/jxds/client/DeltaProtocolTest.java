@@ -261,6 +261,7 @@ class DeltaProtocolTest {
     clock.forwardTime(Duration.ofSeconds(20).toSeconds(), TimeUnit.SECONDS);
     assertThat(again.events()).hasSize(1);
   }
+
   /**
    * A wildcard server sent an invalid version while the name was unwatched: watched again, the
    * watcher still gets the retained good value first (a NACK keeps the last good value), then the
