@@ -261,4 +261,29 @@ class DeltaProtocolTest {
     clock.forwardTime(Duration.ofSeconds(20).toSeconds(), TimeUnit.SECONDS);
     assertThat(again.events()).hasSize(1);
   }
+
+  /**
+   * A wildcard server sent an invalid version while the name was unwatched: watched again, the
+   * watcher still gets the retained good value first (a NACK keeps the last good value), then the
+   * rejection. (Before, it heard only the error, and a channel failed with a cluster it had.)
+   */
+  @Test
+  void retainedValueWatchedAgainAfterAnInvalidUnwatchedVersionServesTheValueThenTheError() {
+    RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
+    WatchHandle h = client.watch(TestTypes.CLUSTER, "a", a, DIRECT);
+    ScriptedDeltaCall call = transport.lastDelta().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"))));
+    h.cancel();
+    call.respond(response(CLUSTER_TYPE_URL, "n2", List.of(invalidCluster("a", "2"))));
+
+    RecordingWatcher<TestCluster> again = new RecordingWatcher<>();
+    client.watch(TestTypes.CLUSTER, "a", again, DIRECT);
+
+    assertThat(again.events()).hasSize(2);
+    assertThat(again.events().get(0)).isInstanceOfSatisfying(Update.class,
+        u -> assertThat(((TestCluster) u.value()).name()).isEqualTo("a"));
+    assertThat(again.events().get(1)).isInstanceOfSatisfying(RecordingWatcher.Error.class,
+        e -> assertThat(e.status().getDescription()).contains("version \"2\" rejected", "resource \"a\""));
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().version()).isEqualTo("1");
+  }
 }

@@ -191,12 +191,16 @@ public final class ResourceCache {
     entry.watchers.add(registration);
     int queued = pending.size();
     Resource kept = typeCache.takeUnwatched(name);
+    boolean told = false;
     if (kept != null) {
       // Sent earlier by a delta server that will not send it again (see applyDelta).
-      applyResource(typeCache, kept.getResource(), 0, kept.getVersion(),
-          new Applying(++responseSequence, clock.instant(), null, null));
+      Applying applying = new Applying(++responseSequence, clock.instant(), null, null);
+      applyResource(typeCache, kept.getResource(), 0, kept.getVersion(), applying);
+      // A valid kept value that changed reached the watcher as an update. A rejected one reached
+      // it as an error only: the last good value, told below, goes ahead of that error.
+      told = applying.valid > 0 && pending.size() > queued;
     }
-    boolean told = pending.size() > queued; // the kept value (or its error) reached the watcher
+    boolean errorQueued = !told && pending.size() > queued;
     if (typeCache.holding()) {
       releaseHold(typeCache); // the request this watch sends replaces the standing one
     }
@@ -208,17 +212,21 @@ public final class ResourceCache {
       // should fail fast with the reason rather than hang until then (told just below).
       recordStreamFailure(entry, connectionFailure);
     }
+    Consumer<ResourceWatcher<T>> state = null;
     if (told) {
       // nothing more to say
     } else if (entry.value() != null) {
       T value = entry.value();
-      deliver(registration, w -> w.onUpdate(value), null);
+      state = w -> w.onUpdate(value);
     } else if (entry.absent()) {
       String n = entry.name;
-      deliver(registration, w -> w.onResourceDoesNotExist(n), null);
-    } else if (entry.lastErrorStatus() != null) {
+      state = w -> w.onResourceDoesNotExist(n);
+    } else if (entry.lastErrorStatus() != null && !errorQueued) {
       Status error = entry.lastErrorStatus();
-      deliver(registration, w -> w.onError(error), null);
+      state = w -> w.onError(error);
+    }
+    if (state != null) {
+      pending.add(queued, new Pending<>(registration, state, null)); // ahead of a kept value's rejection
     }
     if (nameAdded) {
       listener.subscriptionsChanged(type.typeUrl(), name);
