@@ -22,33 +22,48 @@ import java.util.List;
  * than 2^-40 of the hash space for 16 M endpoints) are ordered by index: a request's position on
  * the ring is resolved to 2^b, which moves no share measurably. 8 bytes an entry.
  *
- * <p>Lookup: a bucket index by the hash's top bits (one bucket per {@value #ENTRIES_PER_BUCKET}
- * entries on average, 4 bytes each) leaves a short scan of neighbouring entries, so a lookup in
- * an 8M-entry ring costs about two cache misses, where a binary search would take twenty-three.
+ * <p>Lookup: a bucket index by the hash's top bits gives the first entry of the hash's bucket;
+ * the entries from there on are compared with the hash {@value #WIDTH} at a time, without a
+ * branch per entry (they are sorted, so the count of those below the hash is how far to move),
+ * and only a bucket holding more than that before the hash takes a second step. {@value
+ * #WIDTH} sentinel entries after the last let the comparison read past it without a bounds test.
+ * Up to {@value #FINE_INDEX_MAX} entries the index has one bucket per entry or fewer (at most
+ * 256 KiB); a larger ring gets one bucket per two to four entries (4 bytes each, at most a
+ * quarter of the entries' size), so a lookup in an 8M-entry ring reads one bucket and one or two
+ * neighbouring cache lines of entries, where a binary search would read twenty-three.
  */
 final class HashRing implements SlotTable {
-  private static final int ENTRIES_PER_BUCKET = 4;
+  /** Entries compared with the hash at once. */
+  private static final int WIDTH = 8;
+  /** Entry count up to which the index has a bucket per entry or more. */
+  private static final int FINE_INDEX_MAX = 1 << 16;
+  /** Not below any key: a key's index bits are zero, so it is at most this minus the index mask. */
+  private static final long SENTINEL = Long.MAX_VALUE;
 
+  /** The sorted entries, then {@value #WIDTH} sentinels. */
   private final long[] entries;
+  private final int size;
   private final long indexMask;
-  /** Bucket b holds the entries whose hash's top bits are b: {@code [bucketStart[b], bucketStart[b + 1])}. */
+  /** Bucket b's first entry: all entries before it have smaller top bits than b. */
   private final int[] bucketStart;
   private final int bucketShift;
 
-  private HashRing(long[] entries, long indexMask) {
-    this.entries = entries;
+  private HashRing(long[] sorted, long indexMask) {
+    this.size = sorted.length;
+    this.entries = Arrays.copyOf(sorted, size + WIDTH);
+    Arrays.fill(entries, size, size + WIDTH, SENTINEL);
     this.indexMask = indexMask;
-    int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, entries.length / ENTRIES_PER_BUCKET)));
+    int perBucket = size <= FINE_INDEX_MAX ? 1 : 4;
+    int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, size / perBucket - 1)));
     this.bucketShift = 64 - bits;
-    this.bucketStart = new int[(1 << bits) + 1];
+    this.bucketStart = new int[1 << bits];
     int e = 0;
     for (int b = 0; b < (1 << bits); b++) {
-      bucketStart[b] = e;
-      while (e < entries.length && bucketOf(entries[e] ^ Long.MIN_VALUE) == b) {
+      while (e < size && bucketOf(entries[e] ^ Long.MIN_VALUE) < b) {
         e++;
       }
+      bucketStart[b] = e;
     }
-    bucketStart[1 << bits] = entries.length;
   }
 
   private int bucketOf(long hash) {
@@ -111,21 +126,28 @@ final class HashRing implements SlotTable {
 
   @Override
   public int size() {
-    return entries.length;
+    return size;
   }
 
   @Override
   public int firstSlot(long hash) {
-    // Entries before the hash's bucket are smaller and those after it larger, so the insertion
-    // point within the bucket is the ring's: at the bucket's end it is the next bucket's first.
-    int bucket = bucketOf(hash);
-    long key = (hash & ~indexMask) ^ Long.MIN_VALUE;
-    int at = bucketStart[bucket];
-    int end = bucketStart[bucket + 1];
-    while (at < end && entries[at] < key) { // a bucket holds about ENTRIES_PER_BUCKET entries
-      at++;
+    // Entries before the hash's bucket are smaller than its key, so the first entry at or after
+    // the key is the first one from the bucket's start on that is not below it. An entry is
+    // below the key when its position is: the key's index bits are zero. Halving both (the key
+    // is even) keeps that order and lets a subtraction's sign answer it without overflow.
+    long half = ((hash & ~indexMask) ^ Long.MIN_VALUE) >> 1;
+    long[] e = entries;
+    int at = bucketStart[bucketOf(hash)];
+    while (true) {
+      int below = (int) (((e[at] >> 1) - half) >>> 63) + (int) (((e[at + 1] >> 1) - half) >>> 63)
+          + (int) (((e[at + 2] >> 1) - half) >>> 63) + (int) (((e[at + 3] >> 1) - half) >>> 63)
+          + (int) (((e[at + 4] >> 1) - half) >>> 63) + (int) (((e[at + 5] >> 1) - half) >>> 63)
+          + (int) (((e[at + 6] >> 1) - half) >>> 63) + (int) (((e[at + 7] >> 1) - half) >>> 63);
+      at += below;
+      if (below < WIDTH) { // rarely false: a bucket holding WIDTH or more entries below the key
+        return at == size ? 0 : at;
+      }
     }
-    return at == entries.length ? 0 : at;
   }
 
   /** The ring position (hash without its index bits) of {@code slot}, as an unsigned value. */

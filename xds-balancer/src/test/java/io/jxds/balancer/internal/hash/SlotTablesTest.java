@@ -156,6 +156,66 @@ class SlotTablesTest {
   }
 
   @Test
+  void ringLookupAgreesWithABinarySearchOverTheSortedRing() {
+    // Small rings (one bucket holds everything or nothing), a 10 000-entry ring (fine index) and
+    // a ring of about a million entries (coarse index, buckets deep enough to need a second step).
+    RandomGenerator weights = TestRandom.seeded(9);
+    double[] uneven = new double[1000];
+    for (int i = 0; i < uneven.length; i++) {
+      uneven[i] = 1 + weights.nextInt(100);
+    }
+    List<HashRing> rings = List.of(HashRing.build(keys(1), equal(1), 1024, 1 << 23),
+        HashRing.build(keys(2), equal(2), 1024, 1 << 23),
+        HashRing.build(keys(3), equal(3), 1024, 1 << 23),
+        HashRing.build(keys(3), equal(3), 1, 3),
+        HashRing.build(keys(10_000), equal(10_000), 1024, 1 << 23),
+        HashRing.build(keys(1000), uneven, 1 << 20, 1 << 20));
+    assertThat(rings.get(5).size()).isGreaterThan(1 << 19);
+    for (HashRing ring : rings) {
+      long indexBits = ~ring.position(-1L);
+      long last = ring.positionAt(ring.size() - 1);
+      for (long hash : new long[] {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE, last, last + 1, last + indexBits + 1,
+          ring.positionAt(0) - 1}) {
+        assertLookup(ring, hash);
+      }
+      RandomGenerator random = TestRandom.seeded(ring.size());
+      for (int i = 0; i < 100_000; i++) {
+        assertLookup(ring, random.nextLong());
+      }
+      for (int s = 0; s < ring.size(); s++) { // at, next to and at the far end of each entry's position
+        long at = ring.positionAt(s);
+        assertLookup(ring, at);
+        assertLookup(ring, at - 1);
+        assertLookup(ring, at + indexBits);
+        assertLookup(ring, at + indexBits + 1);
+      }
+    }
+  }
+
+  private static void assertLookup(HashRing ring, long hash) {
+    int expected = binarySearch(ring, ring.position(hash));
+    int actual = ring.firstSlot(hash);
+    if (actual != expected) { // asserts only on a mismatch: millions of lookups
+      assertThat(actual).as("hash %x in a ring of %d", hash, ring.size()).isEqualTo(expected);
+    }
+  }
+
+  /** The first slot whose position is at or after {@code position} (unsigned), wrapping to 0. */
+  private static int binarySearch(HashRing ring, long position) {
+    int low = 0;
+    int high = ring.size();
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (Long.compareUnsigned(ring.positionAt(mid), position) < 0) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low == ring.size() ? 0 : low;
+  }
+
+  @Test
   void ringEntriesSitAtTheXxHashOfKeyUnderscoreCount() {
     HashRing ring = HashRing.build(List.of("10.0.0.1:8080"), equal(1), 12, 12);
     List<Long> expected = new ArrayList<>();
