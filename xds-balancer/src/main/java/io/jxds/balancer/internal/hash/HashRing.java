@@ -22,47 +22,51 @@ import java.util.List;
  * than 2^-40 of the hash space for 16 M endpoints) are ordered by index: a request's position on
  * the ring is resolved to 2^b, which moves no share measurably. 8 bytes an entry.
  *
- * <p>Lookup: a bucket index by the hash's top bits gives the first entry of the hash's bucket;
- * the entries from there on are compared with the hash {@value #WIDTH} at a time, without a
- * branch per entry (they are sorted, so the count of those below the hash is how far to move),
- * and only a bucket holding more than that before the hash takes a second step. {@value
- * #WIDTH} sentinel entries after the last let the comparison read past it without a bounds test.
- * Up to {@value #FINE_INDEX_MAX} entries the index has one bucket per entry or fewer (at most
- * 256 KiB); a larger ring gets one bucket per two to four entries (4 bytes each, at most a
- * quarter of the entries' size), so a lookup in an 8M-entry ring reads one bucket and one or two
- * neighbouring cache lines of entries, where a binary search would read twenty-three.
+ * <p>Lookup: an index by the hash's top bits, one {@code int} a bucket. A bucket that holds no
+ * entry answers every hash in it with the first entry after it, so its index value is that slot
+ * and the lookup reads nothing else. Otherwise the value is the bucket's first entry,
+ * complemented, and a scan from there stops at the first entry not below the hash; a sentinel
+ * after the last entry stops it without a bounds test. A ring of up to 16 384 entries gets 4 to
+ * 8 buckets an entry (at most {@value #SMALL_INDEX_BUCKETS}, 256 KiB like Maglev's default
+ * table), so 78-88 % of hashes land in an empty bucket; up to 2^18 entries, {@value
+ * #SMALL_INDEX_BUCKETS} buckets; beyond, a bucket per two to four entries (a quarter of the
+ * entries' size at most), so a lookup in an 8M-entry ring reads one index value and a few
+ * neighbouring entries, where a binary search would read twenty-three.
  */
 final class HashRing implements SlotTable {
-  /** Entries compared with the hash at once. */
-  private static final int WIDTH = 8;
-  /** Entry count up to which the index has a bucket per entry or more. */
-  private static final int FINE_INDEX_MAX = 1 << 16;
+  /** The index of a ring of up to a quarter of this many entries: 256 KiB, like Maglev's table. */
+  private static final int SMALL_INDEX_BUCKETS = 1 << 16;
   /** Not below any key: a key's index bits are zero, so it is at most this minus the index mask. */
   private static final long SENTINEL = Long.MAX_VALUE;
 
-  /** The sorted entries, then {@value #WIDTH} sentinels. */
+  /** The sorted entries, then the sentinel. */
   private final long[] entries;
   private final int size;
   private final long indexMask;
-  /** Bucket b's first entry: all entries before it have smaller top bits than b. */
-  private final int[] bucketStart;
+  /**
+   * For bucket b (the hashes whose top bits are b): the slot every hash in it lands on if it
+   * holds no entry, else the complement of its first entry's slot.
+   */
+  private final int[] index;
   private final int bucketShift;
 
   private HashRing(long[] sorted, long indexMask) {
     this.size = sorted.length;
-    this.entries = Arrays.copyOf(sorted, size + WIDTH);
-    Arrays.fill(entries, size, size + WIDTH, SENTINEL);
+    this.entries = Arrays.copyOf(sorted, size + 1);
+    entries[size] = SENTINEL;
     this.indexMask = indexMask;
-    int perBucket = size <= FINE_INDEX_MAX ? 1 : 4;
-    int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, size / perBucket - 1)));
+    int sizeBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, size - 1)); // ceil(log2(size))
+    int bits = Math.max(1, Math.min(sizeBits + 2, Math.max(Integer.numberOfTrailingZeros(SMALL_INDEX_BUCKETS),
+        sizeBits - 2)));
     this.bucketShift = 64 - bits;
-    this.bucketStart = new int[1 << bits];
+    this.index = new int[1 << bits];
     int e = 0;
-    for (int b = 0; b < (1 << bits); b++) {
-      while (e < size && bucketOf(entries[e] ^ Long.MIN_VALUE) < b) {
+    for (int b = 0; b < index.length; b++) {
+      int start = e;
+      while (e < size && bucketOf(entries[e] ^ Long.MIN_VALUE) == b) {
         e++;
       }
-      bucketStart[b] = e;
+      index[b] = start < e ? ~start : start == size ? 0 : start;
     }
   }
 
@@ -131,23 +135,18 @@ final class HashRing implements SlotTable {
 
   @Override
   public int firstSlot(long hash) {
-    // Entries before the hash's bucket are smaller than its key, so the first entry at or after
-    // the key is the first one from the bucket's start on that is not below it. An entry is
-    // below the key when its position is: the key's index bits are zero. Halving both (the key
-    // is even) keeps that order and lets a subtraction's sign answer it without overflow.
-    long half = ((hash & ~indexMask) ^ Long.MIN_VALUE) >> 1;
-    long[] e = entries;
-    int at = bucketStart[bucketOf(hash)];
-    while (true) {
-      int below = (int) (((e[at] >> 1) - half) >>> 63) + (int) (((e[at + 1] >> 1) - half) >>> 63)
-          + (int) (((e[at + 2] >> 1) - half) >>> 63) + (int) (((e[at + 3] >> 1) - half) >>> 63)
-          + (int) (((e[at + 4] >> 1) - half) >>> 63) + (int) (((e[at + 5] >> 1) - half) >>> 63)
-          + (int) (((e[at + 6] >> 1) - half) >>> 63) + (int) (((e[at + 7] >> 1) - half) >>> 63);
-      at += below;
-      if (below < WIDTH) { // rarely false: a bucket holding WIDTH or more entries below the key
-        return at == size ? 0 : at;
-      }
+    int at = index[bucketOf(hash)];
+    if (at >= 0) {
+      return at;
     }
+    // Entries before the hash's bucket are smaller than its key, so the answer is the first one
+    // from the bucket's start on that is not below it, or the sentinel: wrap to slot 0.
+    long key = (hash & ~indexMask) ^ Long.MIN_VALUE;
+    at = ~at;
+    while (entries[at] < key) {
+      at++;
+    }
+    return at == size ? 0 : at;
   }
 
   /** The ring position (hash without its index bits) of {@code slot}, as an unsigned value. */
