@@ -50,10 +50,10 @@ final class HashRing implements SlotTable {
   private final int[] index;
   private final int bucketShift;
 
-  private HashRing(long[] sorted, long indexMask) {
-    this.size = sorted.length;
-    this.entries = Arrays.copyOf(sorted, size + 1);
-    entries[size] = SENTINEL;
+  /** {@code entries}: sorted, then the sentinel. */
+  private HashRing(long[] entries, long indexMask) {
+    this.size = entries.length - 1;
+    this.entries = entries;
     this.indexMask = indexMask;
     int sizeBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, size - 1)); // ceil(log2(size))
     int bits = Math.max(1, Math.min(sizeBits + 2, Math.max(Integer.numberOfTrailingZeros(SMALL_INDEX_BUCKETS),
@@ -112,8 +112,9 @@ final class HashRing implements SlotTable {
         target += 1;
       }
     }
-    long[] ring = Arrays.copyOf(entries, size);
-    Arrays.sort(ring);
+    long[] ring = Arrays.copyOf(entries, size + 1);
+    Arrays.sort(ring, 0, size);
+    ring[size] = SENTINEL;
     return new HashRing(ring, mask);
   }
 
