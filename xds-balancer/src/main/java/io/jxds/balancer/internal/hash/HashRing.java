@@ -34,7 +34,7 @@ import java.util.List;
  * neighbouring entries, where a binary search would read twenty-three.
  */
 final class HashRing implements SlotTable {
-  /** The index of a ring of up to a quarter of this many entries: 256 KiB, like Maglev's table. */
+  /** The most buckets an index gets up to 2^18 entries: 256 KiB, the size of Maglev's default table. */
   private static final int SMALL_INDEX_BUCKETS = 1 << 16;
   /** Not below any key: a key's index bits are zero, so it is at most this minus the index mask. */
   private static final long SENTINEL = Long.MAX_VALUE;
