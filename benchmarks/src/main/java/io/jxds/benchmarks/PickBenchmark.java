@@ -41,8 +41,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code jxdsLeastRequestEqualWeights}: weights 1 (the choice-of-two path);
  *   <li>ring hash and maglev: priority → one ring or table over 10 localities × 1 000 endpoints,
  *       each pick with the next of 1 024 request hashes set through {@link
- *       XdsClusterPolicy#REQUEST_HASH}; {@code *Weighted}: weights 1..100, for which gRFC A42 sizes
- *       the ring to its 8M maximum; {@code jxdsRingHashRandom}: no hash, a random one per pick.
+ *       XdsClusterPolicy#REQUEST_HASH}; {@code *Weighted}: weights 1..100, for which gRFC A42
+ *       gives the lightest endpoint one entry (a ring of 3.6M entries, 29 MB, and a 4 MB index);
+ *       {@code jxdsRingHashRandom} and {@code jxdsRingHashWeightedRandom}: no hash, a random one
+ *       per pick (the 1 024 fixed hashes touch about 2 000 cache lines of that ring, which stay
+ *       cached; random hashes reach all of it, as many distinct keys would).
  * </ul>
  *
  * <p>Run with {@code -t 1} and {@code -t 2}.
@@ -164,6 +167,11 @@ public class PickBenchmark {
   @Benchmark
   public PickResult jxdsRingHashRandom() {
     return ringHashPicker.pickSubchannel(ARGS);
+  }
+
+  @Benchmark
+  public PickResult jxdsRingHashWeightedRandom() {
+    return ringHashWeightedPicker.pickSubchannel(ARGS);
   }
 
   @Benchmark

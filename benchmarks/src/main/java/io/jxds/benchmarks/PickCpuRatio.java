@@ -33,6 +33,7 @@ public final class PickCpuRatio {
     pickers.put("jxdsRingHash", bench::jxdsRingHash);
     pickers.put("jxdsRingHashWeighted", bench::jxdsRingHashWeighted);
     pickers.put("jxdsRingHashRandom", bench::jxdsRingHashRandom);
+    pickers.put("jxdsRingHashWeightedRandom", bench::jxdsRingHashWeightedRandom);
     pickers.put("jxdsMaglev", bench::jxdsMaglev);
     pickers.put("jxdsMaglevWeighted", bench::jxdsMaglevWeighted);
     return pickers;

@@ -43,6 +43,7 @@ class BalancerBenchmarksSmokeTest {
       ring.add(bench.jxdsRingHash().getSubchannel());
       ring.add(bench.jxdsRingHashWeighted().getSubchannel());
       ring.add(bench.jxdsRingHashRandom().getSubchannel());
+      ring.add(bench.jxdsRingHashWeightedRandom().getSubchannel());
       maglev.add(bench.jxdsMaglev().getSubchannel());
       maglev.add(bench.jxdsMaglevWeighted().getSubchannel());
     }

@@ -11,7 +11,6 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
-import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
 /**
@@ -47,6 +46,8 @@ final class HashPicker extends SubchannelPicker {
   private final SlotTable table;
   private final ConnectivityState[] states;
   private final PickResult[] results;
+  /** Each endpoint's pick if it is READY, else null: a READY first slot costs one read. */
+  private final PickResult[] readyResults;
   private final Metadata.Key<String> header;
   private final RandomGenerator random;
   private final Connector connector;
@@ -75,7 +76,15 @@ final class HashPicker extends SubchannelPicker {
     this.random = random;
     this.connector = connector;
     this.failure = PickResult.withError(failure);
-    this.anyReady = Arrays.asList(states).contains(READY);
+    this.readyResults = new PickResult[states.length];
+    boolean ready = false;
+    for (int i = 0; i < states.length; i++) {
+      if (states[i] == READY) {
+        readyResults[i] = results[i];
+        ready = true;
+      }
+    }
+    this.anyReady = ready;
   }
 
   @Override
@@ -94,9 +103,9 @@ final class HashPicker extends SubchannelPicker {
     if (anyReady) { // else a walk of every slot (millions, for a large ring) would find none
       int size = table.size();
       for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
-        int endpoint = table.endpointAt(slot);
-        if (states[endpoint] == READY) {
-          return results[endpoint];
+        PickResult ready = readyResults[table.endpointAt(slot)];
+        if (ready != null) {
+          return ready;
         }
       }
     }
@@ -106,7 +115,11 @@ final class HashPicker extends SubchannelPicker {
   /** gRFC A42's walk from {@code first}. */
   private PickResult pick(int first) {
     int endpoint = table.endpointAt(first);
-    PickResult result = tryEndpoint(endpoint);
+    PickResult result = readyResults[endpoint];
+    if (result != null) {
+      return result;
+    }
+    result = tryEndpoint(endpoint);
     if (result != null) {
       return result;
     }

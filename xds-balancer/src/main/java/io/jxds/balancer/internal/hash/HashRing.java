@@ -22,33 +22,52 @@ import java.util.List;
  * than 2^-40 of the hash space for 16 M endpoints) are ordered by index: a request's position on
  * the ring is resolved to 2^b, which moves no share measurably. 8 bytes an entry.
  *
- * <p>Lookup: a bucket index by the hash's top bits (one bucket per {@value #ENTRIES_PER_BUCKET}
- * entries on average, 4 bytes each) leaves a short scan of neighbouring entries, so a lookup in
- * an 8M-entry ring costs about two cache misses, where a binary search would take twenty-three.
+ * <p>Lookup: an index by the hash's top bits, one {@code int} a bucket. A bucket that holds no
+ * entry answers every hash in it with the first entry after it, so its index value is that slot
+ * and the lookup reads nothing else. Otherwise the value is the bucket's first entry,
+ * complemented, and a scan from there stops at the first entry not below the hash; a sentinel
+ * after the last entry stops it without a bounds test. A ring of up to 16 384 entries gets 4 to
+ * 8 buckets an entry (at most {@value #SMALL_INDEX_BUCKETS}, 256 KiB like Maglev's default
+ * table), so 78-88 % of hashes land in an empty bucket; up to 2^18 entries, {@value
+ * #SMALL_INDEX_BUCKETS} buckets; beyond, a bucket per two to four entries (a quarter of the
+ * entries' size at most), so a lookup in an 8M-entry ring reads one index value and a few
+ * neighbouring entries, where a binary search would read twenty-three.
  */
 final class HashRing implements SlotTable {
-  private static final int ENTRIES_PER_BUCKET = 4;
+  /** The most buckets an index gets up to 2^18 entries: 256 KiB, the size of Maglev's default table. */
+  private static final int SMALL_INDEX_BUCKETS = 1 << 16;
+  /** Not below any key: a key's index bits are zero, so it is at most this minus the index mask. */
+  private static final long SENTINEL = Long.MAX_VALUE;
 
+  /** The sorted entries, then the sentinel. */
   private final long[] entries;
+  private final int size;
   private final long indexMask;
-  /** Bucket b holds the entries whose hash's top bits are b: {@code [bucketStart[b], bucketStart[b + 1])}. */
-  private final int[] bucketStart;
+  /**
+   * For bucket b (the hashes whose top bits are b): the slot every hash in it lands on if it
+   * holds no entry, else the complement of its first entry's slot.
+   */
+  private final int[] index;
   private final int bucketShift;
 
+  /** {@code entries}: sorted, then the sentinel. */
   private HashRing(long[] entries, long indexMask) {
+    this.size = entries.length - 1;
     this.entries = entries;
     this.indexMask = indexMask;
-    int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(Math.max(1, entries.length / ENTRIES_PER_BUCKET)));
+    int sizeBits = 32 - Integer.numberOfLeadingZeros(Math.max(1, size - 1)); // ceil(log2(size))
+    int bits = Math.max(1, Math.min(sizeBits + 2, Math.max(Integer.numberOfTrailingZeros(SMALL_INDEX_BUCKETS),
+        sizeBits - 2)));
     this.bucketShift = 64 - bits;
-    this.bucketStart = new int[(1 << bits) + 1];
+    this.index = new int[1 << bits];
     int e = 0;
-    for (int b = 0; b < (1 << bits); b++) {
-      bucketStart[b] = e;
-      while (e < entries.length && bucketOf(entries[e] ^ Long.MIN_VALUE) == b) {
+    for (int b = 0; b < index.length; b++) {
+      int start = e;
+      while (e < size && bucketOf(entries[e] ^ Long.MIN_VALUE) == b) {
         e++;
       }
+      index[b] = start < e ? ~start : start == size ? 0 : start;
     }
-    bucketStart[1 << bits] = entries.length;
   }
 
   private int bucketOf(long hash) {
@@ -93,8 +112,9 @@ final class HashRing implements SlotTable {
         target += 1;
       }
     }
-    long[] ring = Arrays.copyOf(entries, size);
-    Arrays.sort(ring);
+    long[] ring = Arrays.copyOf(entries, size + 1);
+    Arrays.sort(ring, 0, size);
+    ring[size] = SENTINEL;
     return new HashRing(ring, mask);
   }
 
@@ -111,21 +131,23 @@ final class HashRing implements SlotTable {
 
   @Override
   public int size() {
-    return entries.length;
+    return size;
   }
 
   @Override
   public int firstSlot(long hash) {
-    // Entries before the hash's bucket are smaller and those after it larger, so the insertion
-    // point within the bucket is the ring's: at the bucket's end it is the next bucket's first.
-    int bucket = bucketOf(hash);
+    int at = index[bucketOf(hash)];
+    if (at >= 0) {
+      return at;
+    }
+    // Entries before the hash's bucket are smaller than its key, so the answer is the first one
+    // from the bucket's start on that is not below it, or the sentinel: wrap to slot 0.
     long key = (hash & ~indexMask) ^ Long.MIN_VALUE;
-    int at = bucketStart[bucket];
-    int end = bucketStart[bucket + 1];
-    while (at < end && entries[at] < key) { // a bucket holds about ENTRIES_PER_BUCKET entries
+    at = ~at;
+    while (entries[at] < key) {
       at++;
     }
-    return at == entries.length ? 0 : at;
+    return at == size ? 0 : at;
   }
 
   /** The ring position (hash without its index bits) of {@code slot}, as an unsigned value. */

@@ -32,6 +32,16 @@ class SlotTablesTest {
     return w;
   }
 
+  /** {@code n} seeded weights in 1..100. */
+  private static double[] uneven(int n, long seed) {
+    RandomGenerator random = TestRandom.seeded(seed);
+    double[] w = new double[n];
+    for (int i = 0; i < n; i++) {
+      w[i] = 1 + random.nextInt(100);
+    }
+    return w;
+  }
+
   private static SlotTable ring(List<String> keys, double[] weights) {
     return HashRing.build(keys, weights, 1024, 8 * 1024 * 1024);
   }
@@ -138,14 +148,9 @@ class SlotTablesTest {
 
   @Test
   void ringLookupFindsTheFirstEntryAtOrAfterTheHash() {
-    RandomGenerator weights = TestRandom.seeded(8);
-    double[] uneven = new double[300];
-    for (int i = 0; i < uneven.length; i++) {
-      uneven[i] = 1 + weights.nextInt(100);
-    }
     for (HashRing ring : List.of(HashRing.build(keys(1), equal(1), 1024, 1 << 20),
         HashRing.build(keys(3), equal(3), 1024, 1 << 20),
-        HashRing.build(keys(300), uneven, 1024, 1 << 20))) {
+        HashRing.build(keys(300), uneven(300, 8), 1024, 1 << 20))) {
       RandomGenerator random = TestRandom.seeded(ring.size());
       for (int i = 0; i < 3_000; i++) {
         long hash = i < 4 ? new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}[i] : random.nextLong();
@@ -153,6 +158,62 @@ class SlotTablesTest {
             .isEqualTo(firstAtOrAfter(ring, ring.position(hash)));
       }
     }
+  }
+
+  @Test
+  void ringLookupAgreesWithABinarySearchOverTheSortedRing() {
+    // Rings of 1 024 entries over 1, 2 and 3 endpoints and one of 3 entries (most buckets empty),
+    // of 10 000 entries (4 to 8 buckets an entry: the index alone answers most hashes) and of
+    // about a million (a bucket per 2 to 4 entries: most lookups scan, some past a whole bucket).
+    List<HashRing> rings = List.of(HashRing.build(keys(1), equal(1), 1024, 1 << 23),
+        HashRing.build(keys(2), equal(2), 1024, 1 << 23),
+        HashRing.build(keys(3), equal(3), 1024, 1 << 23),
+        HashRing.build(keys(3), equal(3), 1, 3),
+        HashRing.build(keys(10_000), equal(10_000), 1024, 1 << 23),
+        HashRing.build(keys(1000), uneven(1000, 9), 1 << 20, 1 << 20));
+    assertThat(rings.get(5).size()).isGreaterThan(1 << 19);
+    for (HashRing ring : rings) {
+      long indexBits = ~ring.position(-1L);
+      long last = ring.positionAt(ring.size() - 1);
+      for (long hash : new long[] {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE, last, last + 1, last + indexBits + 1,
+          ring.positionAt(0) - 1}) {
+        assertLookup(ring, hash);
+      }
+      RandomGenerator random = TestRandom.seeded(ring.size());
+      for (int i = 0; i < 100_000; i++) {
+        assertLookup(ring, random.nextLong());
+      }
+      for (int s = 0; s < ring.size(); s++) { // at, next to and at the far end of each entry's position
+        long at = ring.positionAt(s);
+        assertLookup(ring, at);
+        assertLookup(ring, at - 1);
+        assertLookup(ring, at + indexBits);
+        assertLookup(ring, at + indexBits + 1);
+      }
+    }
+  }
+
+  private static void assertLookup(HashRing ring, long hash) {
+    int expected = binarySearch(ring, ring.position(hash));
+    int actual = ring.firstSlot(hash);
+    if (actual != expected) { // asserts only on a mismatch: millions of lookups
+      assertThat(actual).as("hash %x in a ring of %d", hash, ring.size()).isEqualTo(expected);
+    }
+  }
+
+  /** The first slot whose position is at or after {@code position} (unsigned), wrapping to 0. */
+  private static int binarySearch(HashRing ring, long position) {
+    int low = 0;
+    int high = ring.size();
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (Long.compareUnsigned(ring.positionAt(mid), position) < 0) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low == ring.size() ? 0 : low;
   }
 
   @Test
