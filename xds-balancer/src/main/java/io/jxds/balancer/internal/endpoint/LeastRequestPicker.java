@@ -50,11 +50,12 @@ final class LeastRequestPicker extends SubchannelPicker {
   private final int choiceCount;
   private final double bias;
   /**
-   * Vose's alias table over the weights: slot i keeps i with probability {@code keep[i]}, else
-   * takes {@code alias[i]}; the probability as a threshold for a 32-bit unsigned draw.
+   * Vose's alias table over the weights, one {@code long} a slot so that a draw reads one array:
+   * slot i keeps i with probability {@code keep[i]}, else takes {@code alias[i]}; the high 32 bits
+   * hold that probability as a threshold for a 32-bit unsigned draw, the low 32 bits the alias. A
+   * slot that always keeps is its own alias (so the threshold's one missing value changes nothing).
    */
-  private final long[] keepBelow;
-  private final int[] alias;
+  private final long[] aliasTable;
 
   LeastRequestPicker(
       List<Subchannel> subchannels,
@@ -78,13 +79,15 @@ final class LeastRequestPicker extends SubchannelPicker {
       equal &= weights[i] == weights[0];
     }
     this.equalWeights = equal;
-    this.keepBelow = new long[n];
-    this.alias = new int[n];
+    this.aliasTable = new long[n];
     if (!equal) {
       double[] keep = new double[n];
+      int[] alias = new int[n];
       buildAliasTable(this.weights, keep, alias);
       for (int i = 0; i < n; i++) {
-        keepBelow[i] = keep[i] >= 1 ? 1L << 32 : (long) (keep[i] * 0x1p32);
+        long keepBelow = keep[i] >= 1 ? 0xFFFF_FFFFL : (long) (keep[i] * 0x1p32);
+        int to = keep[i] >= 1 ? i : alias[i];
+        aliasTable[i] = keepBelow << 32 | (to & 0xFFFF_FFFFL);
       }
     }
   }
@@ -165,9 +168,10 @@ final class LeastRequestPicker extends SubchannelPicker {
    * Branch-free: the coin is random, so a branch on it would be mispredicted half the time.
    */
   private int weightedDraw(long bits) {
-    int slot = index(bits >>> 32, alias.length);
-    int takeAlias = (int) ~(((bits & 0xFFFF_FFFFL) - keepBelow[slot]) >> 63); // all ones if coin >= keep
-    return slot ^ ((slot ^ alias[slot]) & takeAlias);
+    int slot = index(bits >>> 32, aliasTable.length);
+    long entry = aliasTable[slot];
+    int takeAlias = (int) ~(((bits & 0xFFFF_FFFFL) - (entry >>> 32)) >> 63); // all ones if coin >= keep
+    return slot ^ ((slot ^ (int) entry) & takeAlias);
   }
 
   /** {@code (active + 1)^-bias}; the common biases avoid {@code Math.pow}. */
