@@ -6,6 +6,8 @@ import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.picker.OpenStreams;
+import io.jxds.balancer.internal.picker.SmoothWrrSequence;
+import io.jxds.balancer.internal.picker.StripedCursor;
 import io.jxds.balancer.internal.tree.PickerInputs;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,21 +23,23 @@ import java.util.random.RandomGenerator;
  *       drawn. Two endpoints with 0 and 5 RPCs and choice count 2: the idle one is drawn at least
  *       once with probability 3/4, so it gets 75 % of new RPCs until the other drains.
  *   <li><b>Unequal weights</b> (envoy's {@code least_request} with weights, which gRPC clients do
- *       not have): an endpoint's effective weight is {@code weight / (active + 1)^bias}, and a
- *       pick chooses endpoint i with probability {@code e_i / Σe}. Drawn by rejection: endpoint
- *       i is drawn in proportion to its weight (an alias table, O(1)) and accepted with
- *       probability {@code (active_i + 1)^-bias}; accepted draws are distributed exactly as
- *       {@code e_i / Σe}. Worked number: weights 1, 2, 4 with 0, 1, 3 RPCs and bias 1 give
- *       effective weights 1, 1, 1: a third each. After {@value #MAX_DRAWS} rejected draws (all
- *       endpoints busy) the drawn endpoint with the largest effective weight is taken, so a pick
- *       stays O(1).
+ *       not have): an endpoint's effective weight is {@code weight / (active + 1)^bias}, and
+ *       endpoint i gets {@code e_i / Σe} of the picks. Like envoy, which walks a weighted round
+ *       robin schedule of the effective weights, the picker walks the endpoints' smooth weighted
+ *       order ({@link SmoothWrrSequence}, as the round robin picker does, one per-thread cursor
+ *       step a pick) and accepts the endpoint it lands on with probability {@code (active_i +
+ *       1)^-bias}, else steps on: each endpoint is met in proportion to its weight, so accepted
+ *       picks come out in proportion to {@code e_i}. An idle endpoint is accepted without a
+ *       random draw. Worked number: weights 1, 2, 4 with 0, 1, 3 RPCs and bias 1 give effective
+ *       weights 1, 1, 1: a third each. After {@value #MAX_DRAWS} rejections (all endpoints busy)
+ *       the endpoint met with the largest effective weight is taken, so a pick stays O(1).
  * </ul>
  *
  * <p>Outstanding RPCs are counted per endpoint by {@link OpenStreams}, whose tracer the picker
  * attaches to each pick (the counts belong to the endpoints and outlive pickers). Random indexes
  * come from one 64-bit draw per two choices, mapped to [0, n) by a multiply and a shift rather
- * than a division (bias below n / 2^32). Immutable apart from those counters; safe on any thread;
- * a pick allocates nothing.
+ * than a division (bias below n / 2^32). Immutable apart from those counters and the cursor; safe
+ * on any thread; a pick allocates nothing.
  */
 final class LeastRequestPicker extends SubchannelPicker {
   static final int MAX_DRAWS = 16;
@@ -49,13 +53,9 @@ final class LeastRequestPicker extends SubchannelPicker {
   private final boolean equalWeights;
   private final int choiceCount;
   private final double bias;
-  /**
-   * Vose's alias table over the weights, one {@code long} a slot so that a draw reads one array:
-   * slot i keeps i with probability {@code keep[i]}, else takes {@code alias[i]}; the high 32 bits
-   * hold that probability as a threshold for a 32-bit unsigned draw, the low 32 bits the alias. A
-   * slot that always keeps is its own alias (so the threshold's one missing value changes nothing).
-   */
-  private final long[] aliasTable;
+  /** Unequal weights: the endpoints' smooth weighted order, and each thread's place in it. */
+  private final int[] order;
+  private final StripedCursor cursor;
 
   LeastRequestPicker(
       List<Subchannel> subchannels,
@@ -79,17 +79,8 @@ final class LeastRequestPicker extends SubchannelPicker {
       equal &= weights[i] == weights[0];
     }
     this.equalWeights = equal;
-    this.aliasTable = new long[n];
-    if (!equal) {
-      double[] keep = new double[n];
-      int[] alias = new int[n];
-      buildAliasTable(this.weights, keep, alias);
-      for (int i = 0; i < n; i++) {
-        long keepBelow = keep[i] >= 1 ? 0xFFFF_FFFFL : (long) (keep[i] * 0x1p32);
-        int to = keep[i] >= 1 ? i : alias[i];
-        aliasTable[i] = keepBelow << 32 | (to & 0xFFFF_FFFFL);
-      }
-    }
+    this.order = equal ? null : SmoothWrrSequence.build(this.weights);
+    this.cursor = equal ? null : new StripedCursor(order.length, random);
   }
 
   @Override
@@ -131,7 +122,7 @@ final class LeastRequestPicker extends SubchannelPicker {
   }
 
   private int weightedByActive() {
-    int candidate = weightedDraw(random.nextLong());
+    int candidate = order[cursor.next()];
     long activeRequests = active[candidate].get();
     if (activeRequests == 0 || bias == 0) {
       return candidate; // factor 1: accepted (the common case, kept small enough to inline)
@@ -139,7 +130,7 @@ final class LeastRequestPicker extends SubchannelPicker {
     return weightedByActive(candidate, activeRequests);
   }
 
-  /** Rejection sampling, from a first draw of {@code candidate} with {@code activeRequests}. */
+  /** Rejection along the order, from a first endpoint {@code candidate} with {@code activeRequests}. */
   private int weightedByActive(int firstCandidate, long firstActive) {
     int best = -1;
     double bestEffective = -1;
@@ -147,7 +138,7 @@ final class LeastRequestPicker extends SubchannelPicker {
     long activeRequests = firstActive;
     for (int draw = 0; draw < MAX_DRAWS; draw++) {
       if (draw > 0) {
-        candidate = weightedDraw(random.nextLong());
+        candidate = order[cursor.next()];
         activeRequests = active[candidate].get();
       }
       double factor = inverseLoad(activeRequests);
@@ -163,17 +154,6 @@ final class LeastRequestPicker extends SubchannelPicker {
     return best;
   }
 
-  /**
-   * An index drawn in proportion to weight: the alias table's slot and coin from 64 random bits.
-   * Branch-free: the coin is random, so a branch on it would be mispredicted half the time.
-   */
-  private int weightedDraw(long bits) {
-    int slot = index(bits >>> 32, aliasTable.length);
-    long entry = aliasTable[slot];
-    int takeAlias = (int) ~(((bits & 0xFFFF_FFFFL) - (entry >>> 32)) >> 63); // all ones if coin >= keep
-    return slot ^ ((slot ^ (int) entry) & takeAlias);
-  }
-
   /** {@code (active + 1)^-bias}; the common biases avoid {@code Math.pow}. */
   private double inverseLoad(long activeRequests) {
     if (activeRequests <= 0 || bias == 0) {
@@ -184,50 +164,6 @@ final class LeastRequestPicker extends SubchannelPicker {
       return 1 / load;
     }
     return bias == 0.5 ? 1 / Math.sqrt(load) : Math.pow(load, -bias);
-  }
-
-  /** Vose's alias method: O(n) to build, then a weighted draw is one uniform slot and one coin. */
-  static void buildAliasTable(long[] weights, double[] keep, int[] alias) {
-    int n = weights.length;
-    double total = 0;
-    for (long w : weights) {
-      total += w;
-    }
-    double[] scaled = new double[n];
-    int[] small = new int[n];
-    int[] large = new int[n];
-    int smallCount = 0;
-    int largeCount = 0;
-    for (int i = 0; i < n; i++) {
-      scaled[i] = weights[i] * n / total;
-      if (scaled[i] < 1) {
-        small[smallCount++] = i;
-      } else {
-        large[largeCount++] = i;
-      }
-    }
-    while (smallCount > 0 && largeCount > 0) {
-      int s = small[--smallCount];
-      int l = large[--largeCount];
-      keep[s] = scaled[s];
-      alias[s] = l;
-      scaled[l] = scaled[l] + scaled[s] - 1;
-      if (scaled[l] < 1) {
-        small[smallCount++] = l;
-      } else {
-        large[largeCount++] = l;
-      }
-    }
-    while (largeCount > 0) {
-      int l = large[--largeCount];
-      keep[l] = 1;
-      alias[l] = l;
-    }
-    while (smallCount > 0) { // rounding leftovers
-      int s = small[--smallCount];
-      keep[s] = 1;
-      alias[s] = s;
-    }
   }
 
   /** Whether this picker already serves these subchannels with these weights and settings. */

@@ -15,6 +15,7 @@ import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,7 +108,7 @@ class LeastRequestPickerTest {
   }
 
   @Test
-  void biasZeroIsPlainWeightedRandomAndOtherBiasesFollowTheFormula() {
+  void biasZeroIsPlainWeightedAndOtherBiasesFollowTheFormula() {
     long[] weights = {1, 3};
     int[] outstanding = {0, 3};
     LeastRequestPicker unbiased = picker(weights, new LbPolicy.LeastRequest(2, 0));
@@ -138,17 +139,27 @@ class LeastRequestPickerTest {
   }
 
   @Test
-  void aliasTableDrawsInProportionToWeight() {
+  void idleEndpointsWithUnequalWeightsAreWalkedInExactProportionWithoutARandomDraw() {
     long[] weights = {5, 1, 3, 1};
-    double[] keep = new double[4];
-    int[] alias = new int[4];
-    LeastRequestPicker.buildAliasTable(weights, keep, alias);
-    // Each slot is drawn with probability 1/4; the table's implied probability must be exact.
-    double[] p = new double[4];
-    for (int s = 0; s < 4; s++) {
-      p[s] += keep[s] / 4;
-      p[alias[s]] += (1 - keep[s]) / 4;
+    RandomGenerator noDraws = new RandomGenerator() {
+      @Override
+      public long nextLong() {
+        throw new AssertionError("an idle endpoint needs no random draw");
+      }
+
+      @Override
+      public int nextInt(int bound) {
+        return 0; // the cursor's start positions, drawn once
+      }
+    };
+    picker(weights, LbPolicy.LeastRequest.defaults()); // the subchannels and their counters
+    LeastRequestPicker picker = new LeastRequestPicker(subchannels, weights, active,
+        LbPolicy.LeastRequest.defaults(), noDraws);
+    int[] counts = new int[weights.length];
+    for (int i = 0; i < 1_000; i++) {
+      counts[subchannels.indexOf(picker.pickSubchannel(FakeLbHelper.ARGS).getSubchannel())]++;
     }
-    assertThat(p).containsExactly(new double[] {0.5, 0.1, 0.3, 0.1}, within(1e-12));
+    // 100 full turns of the smooth order (10 slots): exactly 5:1:3:1.
+    assertThat(counts).containsExactly(500, 100, 300, 100);
   }
 }
