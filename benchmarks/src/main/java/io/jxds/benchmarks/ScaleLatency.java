@@ -22,6 +22,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
@@ -116,30 +117,20 @@ public final class ScaleLatency {
   }
 
   static Figures measure(int n, boolean delta, boolean channels) throws Exception {
-    Backend backend = channels ? Backend.start() : null;
+    LoopbackServer backend = channels ? LoopbackServer.start("backend", FirstRpcBenchmark.echoService()) : null;
     SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
     cache.setSnapshot(GROUP, snapshot(n, backend == null ? -1 : backend.port()));
     AtomicLong bytes = new AtomicLong();
     AtomicLong responses = new AtomicLong();
     AtomicLong requests = new AtomicLong();
     AtomicLong requestBytes = new AtomicLong();
-    NioEventLoopGroup boss = new NioEventLoopGroup(1, named("jcp-boss"));
-    NioEventLoopGroup worker = new NioEventLoopGroup(1, named("jcp-worker"));
-    ExecutorService serverExecutor = Executors.newSingleThreadExecutor(named("jcp-executor"));
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-        .bossEventLoopGroup(boss)
-        .workerEventLoopGroup(worker)
-        .channelType(NioServerSocketChannel.class)
-        .executor(serverExecutor)
-        .addService(ServerInterceptors.intercept(
-            new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(),
-            counting(bytes, responses, requests, requestBytes)))
-        .build()
-        .start();
+    LoopbackServer server = LoopbackServer.start("jcp", ServerInterceptors.intercept(
+        new V3DiscoveryServer(cache).getAggregatedDiscoveryServiceImpl(),
+        counting(bytes, responses, requests, requestBytes)));
     ExecutorService watchers = Executors.newFixedThreadPool(WATCH_THREADS, named("bench-watch"));
     try {
       DefaultXdsClient client =
-          XdsClientBuilder.forTarget("127.0.0.1:" + server.getPort(), InsecureChannelCredentials.create())
+          XdsClientBuilder.forTarget("127.0.0.1:" + server.port(), InsecureChannelCredentials.create())
               .node(Node.newBuilder().setId("scale-" + n + (delta ? "-delta" : "-sotw")).build())
               .deltaXds(delta)
               .build();
@@ -203,10 +194,7 @@ public final class ScaleLatency {
       if (backend != null) {
         backend.close();
       }
-      server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
-      serverExecutor.shutdownNow();
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      worker.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      server.close();
     }
   }
 
@@ -277,22 +265,27 @@ public final class ScaleLatency {
     });
   }
 
-  /** The echo backend every cluster's endpoint points at, on threads named {@code backend-}. */
-  private record Backend(Server server, NioEventLoopGroup boss, NioEventLoopGroup worker, ExecutorService executor)
+  /**
+   * A server on a loopback port with its own event loops and executor, on threads named {@code
+   * <prefix>-}: the control plane ({@code jcp}) and the echo backend every cluster's endpoint
+   * points at ({@code backend}), so that the client's CPU time can leave both out.
+   */
+  private record LoopbackServer(
+      Server server, NioEventLoopGroup boss, NioEventLoopGroup worker, ExecutorService executor)
       implements AutoCloseable {
-    static Backend start() throws IOException {
-      NioEventLoopGroup boss = new NioEventLoopGroup(1, named("backend-boss"));
-      NioEventLoopGroup worker = new NioEventLoopGroup(1, named("backend-worker"));
-      ExecutorService executor = Executors.newSingleThreadExecutor(named("backend-executor"));
+    static LoopbackServer start(String threadPrefix, ServerServiceDefinition service) throws IOException {
+      NioEventLoopGroup boss = new NioEventLoopGroup(1, named(threadPrefix + "-boss"));
+      NioEventLoopGroup worker = new NioEventLoopGroup(1, named(threadPrefix + "-worker"));
+      ExecutorService executor = Executors.newSingleThreadExecutor(named(threadPrefix + "-executor"));
       Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
           .bossEventLoopGroup(boss)
           .workerEventLoopGroup(worker)
           .channelType(NioServerSocketChannel.class)
           .executor(executor)
-          .addService(FirstRpcBenchmark.echoService())
+          .addService(service)
           .build()
           .start();
-      return new Backend(server, boss, worker, executor);
+      return new LoopbackServer(server, boss, worker, executor);
     }
 
     int port() {

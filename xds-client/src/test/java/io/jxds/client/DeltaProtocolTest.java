@@ -242,13 +242,18 @@ class DeltaProtocolTest {
     assertThat(call.sent).hasSize(1);
   }
 
+  /** Watches {@code name}, gets version "1" of it, then cancels: its value is retained. */
+  private ScriptedDeltaCall watchedThenRetained(String name) {
+    WatchHandle h = client.watch(TestTypes.CLUSTER, name, new RecordingWatcher<>(), DIRECT);
+    ScriptedDeltaCall call = transport.lastDelta().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster(name, "1"))));
+    h.cancel();
+    return call;
+  }
+
   @Test
   void retainedValueIsServedAtOnceAndSubscribedAgain() {
-    RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
-    WatchHandle h = client.watch(TestTypes.CLUSTER, "a", a, DIRECT);
-    ScriptedDeltaCall call = transport.lastDelta().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"))));
-    h.cancel();
+    ScriptedDeltaCall call = watchedThenRetained("a");
     assertThat(call.lastRequest().getResourceNamesUnsubscribeList()).containsExactly("a");
 
     RecordingWatcher<TestCluster> again = watchCluster("a");
@@ -269,11 +274,7 @@ class DeltaProtocolTest {
    */
   @Test
   void retainedValueWatchedAgainAfterAnInvalidUnwatchedVersionServesTheValueThenTheError() {
-    RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
-    WatchHandle h = client.watch(TestTypes.CLUSTER, "a", a, DIRECT);
-    ScriptedDeltaCall call = transport.lastDelta().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"))));
-    h.cancel();
+    ScriptedDeltaCall call = watchedThenRetained("a");
     call.respond(response(CLUSTER_TYPE_URL, "n2", List.of(invalidCluster("a", "2"))));
 
     RecordingWatcher<TestCluster> again = new RecordingWatcher<>();
