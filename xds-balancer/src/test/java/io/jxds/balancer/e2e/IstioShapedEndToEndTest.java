@@ -6,13 +6,11 @@ import static io.jxds.balancer.testing.Backends.awaitCalls;
 import static io.jxds.balancer.testing.Backends.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.IstioClusterBuilder;
 import io.jxds.testing.IstioResources;
@@ -21,11 +19,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -35,30 +31,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the Istio cluster name routes to real backends on 127.0.0.1.
  */
 class IstioShapedEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
   private static final String HOST = "echo.default.svc.cluster.local";
   private static final int RPCS = 1_600;
 
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final Backends backends = new Backends();
-  private ManagedChannel channel;
-
-  @BeforeEach
-  void setUp() {
-    ads.start();
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    backends.close();
-    ads.stop();
-    assertThat(ads.unexpectedErrors()).isEmpty();
-  }
+  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  private final FakeAdsServer ads = bed.ads();
+  private final Backends backends = bed.backends();
 
   @Test
   void clusterWithoutDestinationRuleSplitsByLocalityAndEndpointWeight() throws Exception {
@@ -74,7 +52,7 @@ class IstioShapedEndToEndTest {
         .locality("us-east1/us-east1-c/rack-1")
         .endpoint("echo-b1", "127.0.0.1", b1.port(), 4)
         .build());
-    channel = channel(IstioResources.clusterName(HOST, 8080));
+    ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
     awaitCalls(channel, 40, 10_000, w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
 
     Map<String, Integer> split = calls(channel, RPCS);
@@ -96,7 +74,7 @@ class IstioShapedEndToEndTest {
         .locality("us-east1/us-east1-b")
         .endpoint("echo-v1", "127.0.0.1", v1.port())
         .build());
-    channel = channel(IstioResources.subsetClusterName(HOST, 8080, "v1"));
+    ManagedChannel channel = channel(IstioResources.subsetClusterName(HOST, 8080, "v1"));
 
     awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("v1", 0) == 10);
   }
@@ -108,7 +86,7 @@ class IstioShapedEndToEndTest {
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
         .locality("us-east1/us-east1-b/rack-1").endpoint("echo-a", "127.0.0.1", a.port())
         .build());
-    channel = channel(IstioResources.clusterName(HOST, 8080));
+    ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
     awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
     List<Status> closed = new CopyOnWriteArrayList<>();
 
@@ -149,7 +127,7 @@ class IstioShapedEndToEndTest {
         .endpoint("echo-a", "127.0.0.1", a.port())
         .endpoint("echo-b", "127.0.0.1", b.port())
         .build());
-    channel = channel(IstioResources.clusterName(HOST, 8080));
+    ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
 
     Map<String, Integer> window = policy.equals("LEAST_REQUEST")
         ? awaitCalls(channel, 40, 10_000, w -> w.containsKey("a") && w.containsKey("b"))
@@ -159,7 +137,7 @@ class IstioShapedEndToEndTest {
     assertThat(ads.lastNack(FakeAdsServer.CLUSTER_TYPE_URL)).isEmpty();
   }
 
-  private static ManagedChannel channel(String cluster) {
-    return Grpc.newChannelBuilder(XdsClusterPolicy.target(cluster), InsecureChannelCredentials.create()).build();
+  private ManagedChannel channel(String cluster) {
+    return bed.channel(cluster);
   }
 }

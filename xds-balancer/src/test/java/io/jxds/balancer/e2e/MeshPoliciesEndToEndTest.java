@@ -22,13 +22,13 @@ import io.jxds.api.ResourceTypes;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,38 +38,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * least_request, ring_hash and maglev clusters end to end: FakeAdsServer on a loopback port, real
  * backends on 127.0.0.1, channels on {@code xds-cluster:///payments}.
  */
 class MeshPoliciesEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
   private static final Metadata.Key<String> USER = Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final Backends backends = new Backends();
-  private final List<ManagedChannel> channels = new ArrayList<>();
-
-  @BeforeEach
-  void setUp() {
-    ads.start();
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    backends.close();
-    ads.stop();
-    assertThat(ads.unexpectedErrors()).isEmpty();
-  }
+  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  private final FakeAdsServer ads = bed.ads();
+  private final Backends backends = bed.backends();
 
   @Test
   void leastRequestSendsFewerNewRpcsToTheEndpointHoldingSlowOnes() throws Exception {
@@ -104,7 +85,7 @@ class MeshPoliciesEndToEndTest {
     startThree();
     ads.setClusters(XdsResources.cluster("payments").lbPolicy(Cluster.LbPolicy.RING_HASH).build());
     ads.setEndpoints(endpoints(backends.get("a"), backends.get("b"), backends.get("c")).build());
-    ManagedChannel channel = track(Grpc.newChannelBuilder(XdsClusterPolicy.target("payments"),
+    ManagedChannel channel = bed.track(Grpc.newChannelBuilder(XdsClusterPolicy.target("payments"),
             InsecureChannelCredentials.create())
         .defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments", "x-user-id"))
         .disableServiceConfigLookUp()
@@ -229,12 +210,7 @@ class MeshPoliciesEndToEndTest {
   }
 
   private ManagedChannel channel() {
-    return track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build());
-  }
-
-  private ManagedChannel track(ManagedChannel channel) {
-    channels.add(channel);
-    return channel;
+    return bed.channel("payments");
   }
 
   private static EndpointsBuilder endpoints(Backend... backends) {

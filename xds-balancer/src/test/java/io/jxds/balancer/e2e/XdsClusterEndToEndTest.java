@@ -16,6 +16,7 @@ import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.EndpointsBuilder;
@@ -28,9 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The {@code xds_cluster} policy end to end: FakeAdsServer on a loopback port, real backends on
@@ -39,30 +39,12 @@ import org.junit.jupiter.api.Test;
  * nothing else.
  */
 class XdsClusterEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
+  private static final String BOOTSTRAP_PROPERTY = XdsClusterTestBed.BOOTSTRAP_PROPERTY;
   private static final int RPCS = 20_000;
 
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final Backends backends = new Backends();
-  private final List<ManagedChannel> channels = new ArrayList<>();
-
-  @BeforeEach
-  void setUp() {
-    ads.start();
-    // Pooled clients close as soon as their last channel is gone: no client outlives its test.
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().jxdsOption("client_retention", "0s").build());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    backends.close();
-    ads.stop();
-    assertThat(ads.unexpectedErrors()).isEmpty();
-  }
+  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  private final FakeAdsServer ads = bed.ads();
+  private final Backends backends = bed.backends();
 
   @Test
   void rpcsSpreadByLocalityTimesEndpointWeight() throws Exception {
@@ -383,12 +365,11 @@ class XdsClusterEndToEndTest {
   }
 
   private ManagedChannel channel() {
-    return track(Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build());
+    return bed.channel("payments");
   }
 
   private ManagedChannel track(ManagedChannel channel) {
-    channels.add(channel);
-    return channel;
+    return bed.track(channel);
   }
 
   private static EndpointsBuilder oneEndpoint(Backend backend) {

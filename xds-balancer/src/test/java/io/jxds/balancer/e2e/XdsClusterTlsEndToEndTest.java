@@ -19,9 +19,9 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.TlsServerCredentials;
 import io.grpc.stub.ClientCalls;
 import io.jxds.balancer.XdsClusterCredentials;
-import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.testing.Backends;
 import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.client.XdsClientPool;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.testing.EndpointsBuilder;
@@ -40,9 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,39 +52,26 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code xds-cluster:///payments} with {@link XdsClusterCredentials}.
  */
 class XdsClusterTlsEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
   private static final String SAN = "payments.example.com";
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @TempDir Path dir;
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final Backends backends = new Backends();
-  private final List<ManagedChannel> channels = new ArrayList<>();
+  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  private final FakeAdsServer ads = bed.ads();
+  private final Backends backends = bed.backends();
   private final TestPki ca = TestPki.create("mesh-ca");
   private Path caFile;
 
   @BeforeEach
   void setUp() {
-    ads.start();
     caFile = ca.writeCertificate(dir.resolve("ca.pem"));
     ca.issue("client-1", "spiffe://mesh/ns/default/sa/client").write(dir.resolve("client"));
     ca.issue("other-client").write(dir.resolve("other"));
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap()
+    bed.useBootstrap(ads.bootstrap()
         .jxdsOption("client_retention", "0s")
         .fileWatcherProvider("default", cert("client"), key("client"), caFile, "100ms")
         .fileWatcherProvider("other", cert("other"), key("other"), caFile, "100ms")
         .build());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    for (ManagedChannel c : channels) {
-      c.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-    System.clearProperty(BOOTSTRAP_PROPERTY);
-    backends.close();
-    ads.stop();
-    assertThat(ads.unexpectedErrors()).isEmpty();
   }
 
   @Test
@@ -146,7 +133,7 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void providerWithoutReadableFilesFailsRpcsNamingTheProviderAndTheFile() throws Exception {
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap()
+    bed.useBootstrap(ads.bootstrap()
         .jxdsOption("client_retention", "0s")
         .fileWatcherProvider("default", cert("client"), key("client"), caFile, "100ms")
         .fileWatcherProvider("missing", dir.resolve("nope.crt"), dir.resolve("nope.key"), null, null)
@@ -173,7 +160,7 @@ class XdsClusterTlsEndToEndTest {
     Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
     ManagedChannel channel = Grpc.newChannelBuilder("dns:///127.0.0.1:" + a.port(), XdsClusterCredentials.create())
         .build();
-    channels.add(channel);
+    bed.track(channel);
 
     Status failure = Backends.failure(channel);
 
@@ -344,9 +331,7 @@ class XdsClusterTlsEndToEndTest {
   }
 
   private ManagedChannel channel(ChannelCredentials credentials) {
-    ManagedChannel channel = Grpc.newChannelBuilder(XdsClusterPolicy.target("payments"), credentials).build();
-    channels.add(channel);
-    return channel;
+    return bed.channel("payments", credentials);
   }
 
   private Path cert(String base) {
