@@ -1,8 +1,10 @@
 package io.jxds.soak;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -37,6 +39,37 @@ record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<Strin
     return out;
   }
 
+  /**
+   * {@code jxds.soak.seed}: one seed ({@code 42}), a comma-separated list ({@code 2026,2031}), a
+   * range ({@code 2026-2030}, both ends included), or a list of both ({@code 7,2026-2030}).
+   */
+  static List<Long> parseSeeds(String text) {
+    List<Long> out = new ArrayList<>();
+    for (String part : text.split(",")) {
+      String p = part.trim();
+      if (p.isEmpty()) {
+        continue;
+      }
+      int dash = p.indexOf('-', 1); // a leading '-' is a negative seed
+      if (dash < 0) {
+        out.add(Long.parseLong(p));
+        continue;
+      }
+      long from = Long.parseLong(p.substring(0, dash).trim());
+      long to = Long.parseLong(p.substring(dash + 1).trim());
+      if (to < from || to - from > 10_000) {
+        throw new IllegalArgumentException("jxds.soak.seed range must be FROM-TO with FROM <= TO: " + p);
+      }
+      for (long s = from; s <= to; s++) {
+        out.add(s);
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("jxds.soak.seed names no seed: " + text);
+    }
+    return out;
+  }
+
   /** {@code 90s}, {@code 30m}, {@code 2h} or plain seconds. */
   static Duration parseDuration(String text) {
     String t = text.trim().toLowerCase();
@@ -59,7 +92,8 @@ record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<Strin
   String replayCommand(int ops) {
     return "mvn -B -pl soak -am verify -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false"
         + " -Djxds.soak.mode=" + mode.name().toLowerCase() + " -Djxds.soak.seed=" + seed
-        + " -Djxds.soak.ops=" + ops + " -Djxds.soak.duration=" + Math.max(duration.toSeconds(), 60) + "s"
+        + (ops == Integer.MAX_VALUE ? "" : " -Djxds.soak.ops=" + ops)
+        + " -Djxds.soak.duration=" + Math.max(duration.toSeconds(), 60) + "s"
         + (skip.isEmpty() ? "" : " -Djxds.soak.skip=" + String.join(",", skip))
         + " -Djxds.soak.protocol=" + (delta ? "delta" : "sotw");
   }

@@ -103,16 +103,22 @@ class SoakTest {
 
   /**
    * {@code -Djxds.soak.duration=30m} (required), {@code -Djxds.soak.mode=jcp|fake|both} (default
-   * both, one after the other), {@code -Djxds.soak.seed=42} (default 1), {@code -Djxds.soak.ops=N}
-   * (stop after N operations), {@code -Djxds.soak.skip=kind,kind} (operation kinds to leave out),
-   * {@code -Djxds.soak.protocol=sotw|delta|both} (the wire protocol; default sotw).
+   * both, one after the other), {@code -Djxds.soak.seed=42} (default 1; a list {@code 2026,2027} or
+   * a range {@code 2026-2030} runs every seed, see {@link SoakConfig#parseSeeds}),
+   * {@code -Djxds.soak.ops=N} (stop after N operations), {@code -Djxds.soak.skip=kind,kind}
+   * (operation kinds to leave out), {@code -Djxds.soak.protocol=sotw|delta|both} (the wire protocol;
+   * default sotw).
+   *
+   * <p>With several runs (seeds × modes × protocols), a failed run does not stop the others: each
+   * run's outcome is printed as it ends, a summary of all of them at the end, and the test fails if
+   * any run failed, naming each failed run's replay command.
    */
   @Test
   @EnabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void configuredRun() throws Exception {
     Duration duration = SoakConfig.parseDuration(System.getProperty("jxds.soak.duration"));
     String mode = System.getProperty("jxds.soak.mode", "both").toLowerCase(Locale.ROOT);
-    long seed = Long.parseLong(System.getProperty("jxds.soak.seed", "1"));
+    List<Long> seeds = SoakConfig.parseSeeds(System.getProperty("jxds.soak.seed", "1"));
     int ops = Integer.parseInt(System.getProperty("jxds.soak.ops", Integer.toString(Integer.MAX_VALUE)));
     Set<String> skip = SoakConfig.parseSkip(System.getProperty("jxds.soak.skip"));
     boolean assertHeap = duration.compareTo(Duration.ofMinutes(5)) >= 0;
@@ -131,11 +137,42 @@ class SoakTest {
       case "both" -> List.of(false, true);
       default -> throw new IllegalArgumentException("jxds.soak.protocol must be sotw, delta or both: " + protocol);
     };
-    for (SoakConfig.Mode m : modes) {
-      for (boolean delta : deltas) {
-        run(new SoakConfig(m, seed, duration, ops, skip, assertHeap, delta));
+    List<SoakConfig> runs = new ArrayList<>();
+    for (long seed : seeds) {
+      for (SoakConfig.Mode m : modes) {
+        for (boolean delta : deltas) {
+          runs.add(new SoakConfig(m, seed, duration, ops, skip, assertHeap, delta));
+        }
       }
     }
+    if (runs.size() == 1) {
+      run(runs.get(0));
+      return;
+    }
+    List<String> failed = new ArrayList<>();
+    StringBuilder summary = new StringBuilder("soak summary: " + runs.size() + " runs\n");
+    for (SoakConfig config : runs) {
+      String outcome;
+      try {
+        run(config);
+        outcome = "PASS";
+      } catch (Exception | AssertionError e) {
+        outcome = "FAIL " + firstLine(e);
+        failed.add(config.replayCommand(Integer.MAX_VALUE) + "\n    " + firstLine(e));
+      }
+      String line = String.format(Locale.ROOT, "  %-4s %-5s seed %-6d %s",
+          config.mode().name().toLowerCase(Locale.ROOT), config.delta() ? "delta" : "sotw", config.seed(), outcome);
+      System.out.println("[soak] " + line.trim());
+      summary.append(line).append('\n');
+    }
+    System.out.print(summary);
+    assertThat(failed).as("failed soak runs (replay each with its command)").isEmpty();
+  }
+
+  private static String firstLine(Throwable e) {
+    String message = String.valueOf(e.getMessage());
+    int newline = message.indexOf('\n');
+    return e.getClass().getSimpleName() + ": " + (newline < 0 ? message : message.substring(0, newline));
   }
 
   private static void run(SoakConfig config) throws Exception {
