@@ -100,6 +100,40 @@ class XdsClusterTlsEndToEndTest {
     assertThat(a.connectionsOpened()).isZero();
   }
 
+  // gRFC A29: an IP SAN is compared in its canonical text form (RFC 5952), as is the matcher's IP.
+  @Test
+  void ipv6SanMatchesAnExactMatcherInCanonicalForm() throws Exception {
+    Backend a = tlsBackend("a", ca.issue("backend-a", "2001:db8::1"));
+    serve(XdsResources.cluster("payments").mutualTls("default", "2001:db8::1").build(), a);
+
+    ManagedChannel channel = channel(XdsClusterCredentials.create());
+
+    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+  }
+
+  @Test
+  void sanMismatchListsTheCertificatesIpSansInCanonicalForm() throws Exception {
+    Backend a = tlsBackend("a", ca.issue("backend-a", "api.example.com", "2001:db8::2", "10.0.0.2"));
+    serve(XdsResources.cluster("payments").mutualTls("default", "2001:DB8:0:0::1").build(), a);
+
+    Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
+
+    assertThat(failure.getDescription())
+        .contains("cluster payments: server certificate CN=backend-a has subject alternative names "
+            + "[api.example.com, 2001:db8::2, 10.0.0.2], none of which matches match_subject_alt_names "
+            + "[exact \"2001:db8::1\"]");
+  }
+
+  @Test
+  void partialLabelWildcardCertificateServesTheNameItCovers() throws Exception {
+    Backend a = tlsBackend("a", ca.issue("backend-a", "api-*.example.com"));
+    serve(XdsResources.cluster("payments").mutualTls("default", "api-7.example.com").build(), a);
+
+    ManagedChannel channel = channel(XdsClusterCredentials.create());
+
+    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+  }
+
   @Test
   void untrustedRootFailsRpcsNamingTheIssuer() throws Exception {
     Backend a = tlsBackend("a", TestPki.create("rogue-ca").issue("backend-a", SAN));

@@ -14,14 +14,19 @@ import java.net.UnknownHostException;
  * forms, with at most one {@code ::} and an optional dotted-quad tail ({@code ::ffff:10.0.0.1}).
  * Refused: brackets, zone ids ({@code fe80::1%eth0}), hostnames, anything else.
  */
-final class IpLiteral {
+public final class IpLiteral {
   /** The longest IPv6 text form: {@code ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255}. */
   static final int MAX_TEXT_LENGTH = 45;
 
   private IpLiteral() {}
 
-  /** The address, or null when {@code text} is not an IP literal. */
-  static InetAddress parse(String text) {
+  /**
+   * The address, or null when {@code text} is not an IP literal.
+   *
+   * @param text the text to read
+   * @return the address, or null
+   */
+  public static InetAddress parse(String text) {
     return new IpLiteral.Parser().parse(text);
   }
 

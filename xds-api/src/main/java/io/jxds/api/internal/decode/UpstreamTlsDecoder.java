@@ -40,8 +40,9 @@ import java.util.TreeSet;
  *       {@code verify_certificate_spki}, {@code verify_certificate_hash},
  *       {@code require_signed_certificate_timestamp}, {@code crl}, {@code custom_validator_config},
  *       {@code match_typed_subject_alt_names};
- *   <li>{@code match_subject_alt_names}: exact, prefix, suffix, contains (non-empty) or safe_regex
- *       (must compile), each with {@code ignore_case};
+ *   <li>{@code match_subject_alt_names}: exact (an IP literal is kept in canonical form), prefix,
+ *       suffix, contains (non-empty) or safe_regex (one RE2 accepts, compiled here once), each
+ *       with {@code ignore_case};
  *   <li>{@code auto_host_sni} and {@code auto_sni_san_validation} are rejected: jxds cannot set
  *       the SNI of a connection through public gRPC API, and would silently skip the check;
  *   <li>when the bootstrap's {@code certificate_providers} are known (the client checks; the
@@ -276,12 +277,8 @@ final class UpstreamTlsDecoder {
         return new SubjectAltNameMatcher(
             SubjectAltNameMatcher.Kind.CONTAINS, nonEmpty(m.getContains(), path, "contains", name), ignoreCase);
       case SAFE_REGEX:
-        try {
-          return new SubjectAltNameMatcher(SubjectAltNameMatcher.Kind.SAFE_REGEX, m.getSafeRegex().getRegex(), false);
-        } catch (IllegalArgumentException e) {
-          throw Nack.of(KIND, name, path + ".safe_regex.regex must compile",
-              Nack.quote(m.getSafeRegex().getRegex()) + " (" + e.getMessage() + ")");
-        }
+        return SubjectAltNameMatcher.safeRegex(
+            SafeRegexDecoder.decode(m.getSafeRegex(), KIND, name, path + ".safe_regex"));
       case CUSTOM:
         throw unsupported(name, path + ".custom", Nack.quote(m.getCustom().getName()));
       default:

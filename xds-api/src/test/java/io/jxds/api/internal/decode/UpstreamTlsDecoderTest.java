@@ -191,11 +191,45 @@ class UpstreamTlsDecoderTest {
         .build(), m + " must set exact, prefix, suffix, contains or safe_regex, got none");
     assertNack(valid(c -> c.clearMatchSubjectAltNames().addMatchSubjectAltNames(
             StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex("(")))).build(),
-        m + ".safe_regex.regex must compile, got \"(\" (safe_regex does not compile: Unclosed group)");
+        m + ".safe_regex.regex must be an RE2 regular expression, got \"(\" (error parsing regexp: "
+            + "missing closing ): `(`)");
     assertNack(valid(c -> c.clearMatchSubjectAltNames().addMatchSubjectAltNames(
             StringMatcher.newBuilder().setCustom(
                 com.github.xds.core.v3.TypedExtensionConfig.newBuilder().setName("x")))).build(),
         m + ".custom must be unset (gRPC does not support it), got \"x\"");
+  }
+
+  @Test
+  void safeRegexThatRe2RejectsIsNackedNamingTheFieldAndRe2sError() {
+    String m = COMMON + "validation_context.match_subject_alt_names[0].safe_regex.regex must be an RE2 regular "
+        + "expression, got ";
+    assertNack(sanRegex("(a)\\1"), m + "\"(a)\\1\" (error parsing regexp: invalid escape sequence: `\\1`)");
+    assertNack(sanRegex("a(?=b)"), m + "\"a(?=b)\" (error parsing regexp: invalid or unsupported Perl syntax: `(?=`)");
+    assertNack(sanRegex("(?<=a)b"),
+        m + "\"(?<=a)b\" (error parsing regexp: invalid named capture: `(?<=a)b`)");
+    assertNack(sanRegex("a++"), m + "\"a++\" (error parsing regexp: invalid nested repetition operator: `++`)");
+  }
+
+  // RE2 refuses a regex whose nested counted repetitions multiply past 1000 (RE2/J alone would
+  // expand this one into a billion instructions) and one that nests more than 1000 deep.
+  @Test
+  void safeRegexBeyondRe2sSizeLimitsIsNacked() {
+    String m = COMMON + "validation_context.match_subject_alt_names[0].safe_regex.regex must be an RE2 regular "
+        + "expression, got ";
+    assertNack(sanRegex("((a{1000}){1000}){1000}"), m + "\"((a{1000}){1000}){1000}\" (error parsing regexp: "
+        + "invalid repeat count: nested repetitions multiply to more than 1000: `{1000}`)");
+    String deep = "(".repeat(1001) + "a" + ")".repeat(1001);
+    assertThatThrownBy(() -> ClusterDecoder.decode(cluster("a").upstreamTls(sanRegex(deep)).build()))
+        .isInstanceOf(XdsResourceException.class)
+        .hasMessageContaining("match_subject_alt_names[0].safe_regex.regex must be an RE2 regular expression")
+        .hasMessageEndingWith("(error parsing regexp: expression nests too deeply: more than 1000 levels)");
+  }
+
+  @Test
+  void exactIpMatcherDecodesToItsCanonicalForm() throws Exception {
+    UpstreamTlsSettings tls = decode(valid(c -> c.clearMatchSubjectAltNames()
+        .addMatchSubjectAltNames(StringMatcher.newBuilder().setExact("2001:DB8:0:0::1"))).build());
+    assertThat(tls.subjectAltNameMatchers()).extracting(SubjectAltNameMatcher::pattern).containsExactly("2001:db8::1");
   }
 
   @Test
@@ -238,6 +272,11 @@ class UpstreamTlsDecoderTest {
             .setValidationContext(validation.apply(CertificateValidationContext.newBuilder()
                 .setCaCertificateProviderInstance(instance("default"))
                 .addMatchSubjectAltNames(StringMatcher.newBuilder().setExact("payments.example.com")))));
+  }
+
+  private static UpstreamTlsContext sanRegex(String regex) {
+    return valid(c -> c.clearMatchSubjectAltNames().addMatchSubjectAltNames(
+        StringMatcher.newBuilder().setSafeRegex(RegexMatcher.newBuilder().setRegex(regex)))).build();
   }
 
   private static UpstreamTlsContext common(UnaryOperator<CommonTlsContext.Builder> change) {

@@ -1,6 +1,7 @@
 package io.jxds.balancer.internal.tls;
 
 import io.jxds.api.CertificateProvider;
+import io.jxds.api.internal.IpAddressText;
 import io.jxds.api.model.SubjectAltNameMatcher;
 import io.jxds.client.internal.tls.ClientSideTrustManager;
 import io.jxds.client.internal.tls.RootTrust;
@@ -24,10 +25,11 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * Verifies a backend's certificate for the cluster its channel serves (gRFC A29): the chain must
  * end at the roots of the cluster's certificate provider (or the system's, gRFC A82), and, when
  * the cluster lists {@code match_subject_alt_names}, one of the leaf's subject alternative names
- * must match one of them. The channel's authority is not checked against the certificate: the
- * SAN matchers take its place, as in gRPC. Every refusal names the cluster and what did not match,
- * and becomes the RPCs' UNAVAILABLE status. Nothing is ever skipped: without settings for the
- * connection, the handshake fails.
+ * must match one of them, IP addresses compared and reported in canonical text form (RFC 5952).
+ * The channel's authority is not checked against the certificate: the SAN matchers take its
+ * place, as in gRPC. Every refusal names the cluster and what did not match, and becomes the
+ * RPCs' UNAVAILABLE status. Nothing is ever skipped: without settings for the connection, the
+ * handshake fails.
  */
 final class ClusterTrustManager extends ClientSideTrustManager {
   private final ClusterTlsRegistry registry;
@@ -143,6 +145,10 @@ final class ClusterTrustManager extends ClientSideTrustManager {
           continue;
         }
         String name = String.valueOf(san.get(1));
+        if (type == 7) {
+          // gRFC A29: IP names in canonical text form; Java writes IPv6 as 2001:db8:0:0:0:0:0:1.
+          name = IpAddressText.canonical(name).orElse(name);
+        }
         for (SubjectAltNameMatcher m : matchers) {
           if (m.matches(name, type == 2)) {
             return;
