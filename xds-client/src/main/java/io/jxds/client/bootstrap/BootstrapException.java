@@ -8,6 +8,7 @@ package io.jxds.client.bootstrap;
 public final class BootstrapException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /** Whether no bootstrap source was set at all; see {@link #isMissing()}. */
   private final boolean missing;
 
   /**
