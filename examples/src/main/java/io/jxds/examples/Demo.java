@@ -8,7 +8,8 @@ import java.util.logging.Logger;
  * The jxds demo: {@code ./demo} from the repository root. See {@link DemoOptions#USAGE}.
  *
  * <p>Exit codes: 0 when every step of the script showed its expected effect (or the external
- * table ran its course), 1 when a step did not, 2 on bad flags.
+ * table ran its course), 1 when a step did not (or the external cluster does not exist, or no RPC
+ * reached a backend), 2 on bad flags.
  */
 public final class Demo {
   // grpc-java logs through java.util.logging: keep its transient connection warnings (expected
@@ -32,11 +33,9 @@ public final class Demo {
       System.exit(help ? 0 : 2);
       return;
     }
-    if (options.xdsServer().isPresent()) {
-      new ExternalDemo(options, out).run();
-      return;
-    }
-    boolean passed = new EmbeddedDemo(options, out).run().passed();
+    boolean passed = options.xdsServer().isPresent()
+        ? new ExternalDemo(options, out).run()
+        : new EmbeddedDemo(options, out).run().passed();
     out.flush();
     if (!passed) {
       System.exit(1);

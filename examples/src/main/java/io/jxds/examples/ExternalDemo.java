@@ -15,6 +15,7 @@ import io.jxds.client.XdsClientPool;
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,35 +29,59 @@ import java.util.concurrent.atomic.AtomicReference;
  * channel from {@code xds-cluster:///NAME} and a bootstrap pointing at {@code --xds-server}),
  * and a watch of the same cluster's endpoints, through the same pooled xDS client, to know which
  * backend address is in which locality and priority.
+ *
+ * <p>A cluster the control plane does not have (a misspelled {@code --cluster}) ends the demo as
+ * soon as the client concludes so, at the latest after the bootstrap's {@code
+ * jxds.resource_timeout} (5 s here, not the default 15 s: a person is waiting), saying so; the
+ * demo then fails, as it does when no RPC reached a backend.
  */
 final class ExternalDemo {
   private static final int WORKERS = 4;
+  /** How long the demo's client waits for a cluster before concluding it does not exist. */
+  static final Duration RESOURCE_TIMEOUT = Duration.ofSeconds(5);
+  private static final String NODE_ID = "jxds-demo";
 
   private final DemoOptions options;
   private final PrintStream out;
+  private final Duration resourceTimeout;
   private final AtomicReference<Topology> topology = new AtomicReference<>(Topology.EMPTY);
+  /** Whether the control plane has the cluster: null until the client knows. */
+  private final AtomicReference<Boolean> clusterExists = new AtomicReference<>();
+  /** Released when the table should stop early: the cluster does not exist. */
+  private final CountDownLatch stop = new CountDownLatch(1);
 
   ExternalDemo(DemoOptions options, PrintStream out) {
-    this.options = options;
-    this.out = out;
+    this(options, out, RESOURCE_TIMEOUT);
   }
 
-  /** Shows the table for {@code --duration} seconds, or until the JVM is interrupted. */
-  void run() throws Exception {
+  ExternalDemo(DemoOptions options, PrintStream out, Duration resourceTimeout) {
+    this.options = options;
+    this.out = out;
+    this.resourceTimeout = resourceTimeout;
+  }
+
+  /**
+   * Shows the table for {@code --duration} seconds, or until the JVM is interrupted, or until the
+   * cluster turns out not to exist.
+   *
+   * @return whether the demo ran its course: false when the cluster does not exist, or no RPC
+   *     reached a backend; what went wrong is printed
+   */
+  boolean run() throws Exception {
     String server = options.xdsServer().orElseThrow();
     String cluster = options.cluster();
     String savedConfig = System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY);
     String savedFile = System.clearProperty(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY); // it would win over ours
-    System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, bootstrap(server));
+    System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, bootstrap(server, resourceTimeout));
     try {
-      showTable(server, cluster);
+      return showTable(server, cluster);
     } finally {
       EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY, savedConfig);
       EmbeddedDemo.restore(EmbeddedDemo.BOOTSTRAP_FILE_PROPERTY, savedFile);
     }
   }
 
-  private void showTable(String server, String cluster) throws Exception {
+  private boolean showTable(String server, String cluster) throws Exception {
     out.printf("ADS %s (insecure), channel xds-cluster:///%s, %d RPC/s%nCtrl-C stops%n",
         server, cluster, options.rate());
     Executor inline = Runnable::run; // watcher callbacks only swap an immutable snapshot
@@ -64,7 +89,17 @@ final class ExternalDemo {
       AtomicReference<WatchHandle> endpointsWatch = new AtomicReference<>();
       WatchHandle clusterWatch = lease.client().watchCluster(cluster, new Watcher<>() {
         @Override
+        public void onResourceDoesNotExist(String resourceName) {
+          // Never received: nothing will route, so stop and say why. Deleted later: the table
+          // shows the failing RPCs until the end, which then says so.
+          if (clusterExists.getAndSet(false) == null) {
+            stop.countDown();
+          }
+        }
+
+        @Override
         public void onUpdate(ClusterUpdate update) {
+          clusterExists.set(true);
           WatchHandle old = endpointsWatch.getAndSet(
               lease.client().watchEndpoints(update.edsServiceName(), new Watcher<>() {
                 @Override
@@ -90,7 +125,7 @@ final class ExternalDemo {
           printStatus();
         }
         long seconds = options.duration().toSeconds();
-        new CountDownLatch(1).await(seconds == 0 ? Long.MAX_VALUE : seconds, TimeUnit.SECONDS);
+        stop.await(seconds == 0 ? Long.MAX_VALUE : seconds, TimeUnit.SECONDS);
         printStatus();
       } finally {
         table.close();
@@ -106,6 +141,16 @@ final class ExternalDemo {
       if (last != null) {
         out.println("last failure: " + Expect.describe(last));
       }
+      if (Boolean.FALSE.equals(clusterExists.get())) {
+        out.printf("demo FAILED: cluster %s does not exist: the control plane at %s does not serve it to node "
+            + "\"%s\"; check --cluster%n", cluster, server, NODE_ID);
+        return false;
+      }
+      if (stats.snapshot().answered().isEmpty()) {
+        out.printf("demo FAILED: no RPC reached a backend of cluster %s%n", cluster);
+        return false;
+      }
+      return true;
     }
   }
 
@@ -147,12 +192,13 @@ final class ExternalDemo {
     return id.region().isEmpty() ? "(none)" : id.region();
   }
 
-  private static String bootstrap(String server) {
+  private static String bootstrap(String server, Duration resourceTimeout) {
     return "{\"xds_servers\": [{\"server_uri\": \"" + server + "\", \"channel_creds\": [{\"type\": \"insecure\"}],"
-        + " \"server_features\": []}], \"node\": {\"id\": \"jxds-demo\", \"cluster\": \"jxds-demo\"}}";
+        + " \"server_features\": []}], \"node\": {\"id\": \"" + NODE_ID + "\", \"cluster\": \"jxds-demo\"},"
+        + " \"jxds\": {\"resource_timeout\": \"" + resourceTimeout.toMillis() + "ms\"}}";
   }
 
-  /** Ignores absence and errors: the table shows their effect on RPCs. */
+  /** Ignores absence and errors unless overridden: the table shows their effect on RPCs. */
   private abstract static class Watcher<T> implements ResourceWatcher<T> {
     @Override
     public void onResourceDoesNotExist(String resourceName) {}

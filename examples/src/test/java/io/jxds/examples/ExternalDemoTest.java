@@ -8,6 +8,7 @@ import io.jxds.testing.XdsResources;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,8 @@ class ExternalDemoTest {
           .build());
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-      new ExternalDemo(DemoOptions.parse("--xds-server", ads.serverUri(), "--cluster", "orders", "--duration", "4"),
+      boolean ranItsCourse = new ExternalDemo(
+          DemoOptions.parse("--xds-server", ads.serverUri(), "--cluster", "orders", "--duration", "4"),
           new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
 
       List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
@@ -35,6 +37,31 @@ class ExternalDemoTest {
       assertThat(lines).anySatisfy(l -> assertThat(l)
           .matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
       assertThat(System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY)).isNull();
+      assertThat(ranItsCourse).isTrue();
+    } finally {
+      ads.stop();
+    }
+  }
+
+  @Test
+  void misspelledClusterStopsTheDemoSayingItDoesNotExist() throws Exception {
+    FakeAdsServer ads = FakeAdsServer.loopback().start();
+    try {
+      ads.setClusters(XdsResources.cluster("orders").build());
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+      long start = System.nanoTime();
+
+      // A short resource timeout, so that this holds whether or not the client concludes absence
+      // from the response at once; --duration 60 shows that the demo stops as soon as it knows.
+      boolean ranItsCourse = new ExternalDemo(
+          DemoOptions.parse("--xds-server", ads.serverUri(), "--cluster", "ordrs", "--duration", "60"),
+          new PrintStream(bytes, true, StandardCharsets.UTF_8), Duration.ofSeconds(1)).run();
+
+      assertThat(ranItsCourse).as("the demo fails (exit code 1)").isFalse();
+      assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("demo FAILED: cluster ordrs does not exist: the "
+          + "control plane at " + ads.serverUri() + " does not serve it to node \"jxds-demo\"; check --cluster");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("stopped early").isLessThan(Duration.ofSeconds(30));
     } finally {
       ads.stop();
     }

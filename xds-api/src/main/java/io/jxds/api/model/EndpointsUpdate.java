@@ -11,12 +11,16 @@ import java.util.Objects;
  *     order; priorities are contiguous from 0
  * @param dropOverloads drop categories, in order
  * @param overprovisioningFactor {@code policy.overprovisioning_factor}, in percent (default 140)
+ * @param unweightedLocalities the localities the assignment lists with {@code load_balancing_weight}
+ *     unset or 0, in its order: they take no traffic (gRFC A27) and are not in {@code localities};
+ *     kept so that an error can say why a cluster has no usable endpoints
  */
 public record EndpointsUpdate(
     String clusterName,
     List<Locality> localities,
     List<DropOverload> dropOverloads,
-    int overprovisioningFactor) {
+    int overprovisioningFactor,
+    List<LocalityId> unweightedLocalities) {
   /** Envoy's default {@code overprovisioning_factor}. */
   public static final int DEFAULT_OVERPROVISIONING_FACTOR = 140;
 
@@ -27,6 +31,7 @@ public record EndpointsUpdate(
    * @param localities the localities
    * @param dropOverloads the drop categories
    * @param overprovisioningFactor in percent, not negative
+   * @param unweightedLocalities the localities left out for their weight (unset or 0)
    * @throws IllegalArgumentException if the name is empty or the factor negative
    */
   public EndpointsUpdate {
@@ -36,10 +41,25 @@ public record EndpointsUpdate(
     }
     localities = List.copyOf(localities);
     dropOverloads = List.copyOf(dropOverloads);
+    unweightedLocalities = List.copyOf(unweightedLocalities);
     if (overprovisioningFactor < 0) {
       throw new IllegalArgumentException(
           "overprovisioningFactor must be >= 0, got " + overprovisioningFactor);
     }
+  }
+
+  /**
+   * Creates an assignment that lists no locality without weight.
+   *
+   * @param clusterName the EDS service name, not empty
+   * @param localities the localities
+   * @param dropOverloads the drop categories
+   * @param overprovisioningFactor in percent, not negative
+   * @throws IllegalArgumentException if the name is empty or the factor negative
+   */
+  public EndpointsUpdate(
+      String clusterName, List<Locality> localities, List<DropOverload> dropOverloads, int overprovisioningFactor) {
+    this(clusterName, localities, dropOverloads, overprovisioningFactor, List.of());
   }
 
   /**

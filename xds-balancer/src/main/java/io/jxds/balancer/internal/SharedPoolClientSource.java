@@ -20,9 +20,12 @@ final class SharedPoolClientSource implements PooledClientSource {
     try {
       lease = XdsClientPool.shared().acquire();
     } catch (BootstrapException e) {
-      throw new IllegalStateException(e.getMessage()
-          + "; or hand a client in with XdsClusterPolicy.XDS_CLIENT_ARG ("
-          + XdsClusterPolicy.class.getName() + ")", e);
+      // The other way to give the balancer a client helps only when there is no bootstrap at all;
+      // a bootstrap that is set but wrong needs its own field fixed.
+      String hint = e.isMissing()
+          ? "; or hand a client in with XdsClusterPolicy.XDS_CLIENT_ARG (" + XdsClusterPolicy.class.getName() + ")"
+          : "";
+      throw new IllegalStateException(e.getMessage() + hint, e);
     }
     return new XdsClientLease() {
       @Override

@@ -166,6 +166,41 @@ class XdsClusterEndToEndTest {
   }
 
   @Test
+  void localitiesOfWeightZeroAreNamedWhenTheClusterHasNoUsableEndpoints() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.weight(0).endpoint("127.0.0.1", a.port(), HEALTHY))
+        .locality("r", "b", "", l -> l.noWeight().endpoint("127.0.0.1", a.port(), HEALTHY))
+        .build());
+
+    Status status = Backends.failure(channel());
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).isEqualTo("cluster payments has no usable endpoints: "
+        + "localities with load_balancing_weight unset or 0 take no traffic: "
+        + "{region=\"r\", zone=\"a\", sub_zone=\"\"}, {region=\"r\", zone=\"b\", sub_zone=\"\"}");
+  }
+
+  @Test
+  void endpointWeightZeroIsNackedNamingTheFieldAndTheLastGoodAssignmentServes() throws Exception {
+    Backend a = backends.start("a");
+    ads.setClusters(XdsResources.cluster("payments").build());
+    ads.setEndpoints(oneEndpoint(a).build());
+    ManagedChannel channel = channel();
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+
+    ads.setEndpoints(XdsResources.endpoints("payments")
+        .locality("r", "a", "", l -> l.weight(1).endpoint("127.0.0.1", a.port(), HEALTHY, 0))
+        .build());
+
+    assertThat(ads.awaitNack(FakeAdsServer.ENDPOINTS_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+        .contains("ClusterLoadAssignment \"payments\": endpoints[0].lb_endpoints[0].load_balancing_weight must be "
+            + "at least 1, got 0");
+    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
   void dropOverloadDropsItsShare() throws Exception {
     Backend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
@@ -360,8 +395,9 @@ class XdsClusterEndToEndTest {
     Status status = Backends.failure(channel);
 
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-    assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrapConfig")
-        .contains("xds_servers");
+    assertThat(status.getDescription()).as("the field and its value; no hint about handing a client in")
+        .isEqualTo("cluster payments: system property jxds.bootstrapConfig: xds_servers is required and must not "
+            + "be empty, got []");
   }
 
   private ManagedChannel channel() {

@@ -8,6 +8,9 @@ package io.jxds.client.bootstrap;
 public final class BootstrapException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /** Whether no bootstrap source was set at all; see {@link #isMissing()}. */
+  private final boolean missing;
+
   /**
    * Creates the exception.
    *
@@ -15,6 +18,13 @@ public final class BootstrapException extends Exception {
    */
   public BootstrapException(String message) {
     super(message);
+    this.missing = false;
+  }
+
+  /** No bootstrap at all: {@link BootstrapLoader} found none of its sources set. */
+  BootstrapException(String message, boolean missing) {
+    super(message);
+    this.missing = missing;
   }
 
   /**
@@ -25,5 +35,16 @@ public final class BootstrapException extends Exception {
    */
   public BootstrapException(String message, Throwable cause) {
     super(message, cause);
+    this.missing = false;
+  }
+
+  /**
+   * Whether no bootstrap was found at all (no source set), as opposed to one that is set but
+   * cannot be read or understood.
+   *
+   * @return true when none of the sources {@link BootstrapLoader} tries is set
+   */
+  public boolean isMissing() {
+    return missing;
   }
 }

@@ -87,7 +87,8 @@ public final class BootstrapLoader {
             + ENV_FILE
             + " (file) or "
             + ENV_CONFIG
-            + " (JSON)");
+            + " (JSON)",
+        true);
   }
 
   private static Bootstrap fromFile(String sourceName, String path) throws BootstrapException {

@@ -59,7 +59,20 @@ class BootstrapLoaderTest {
         .hasMessageContaining("jxds.bootstrap")
         .hasMessageContaining("jxds.bootstrapConfig")
         .hasMessageContaining("GRPC_XDS_BOOTSTRAP")
-        .hasMessageContaining("GRPC_XDS_BOOTSTRAP_CONFIG");
+        .hasMessageContaining("GRPC_XDS_BOOTSTRAP_CONFIG")
+        .satisfies(e -> assertThat(((BootstrapException) e).isMissing()).as("missing").isTrue());
+  }
+
+  @Test
+  void aBootstrapThatIsFoundButBadIsNotMissing() throws Exception {
+    properties.put("jxds.bootstrapConfig", "{\"xds_servers\": []}");
+    assertThatThrownBy(loader::load)
+        .isInstanceOf(BootstrapException.class)
+        .satisfies(e -> assertThat(((BootstrapException) e).isMissing()).as("missing").isFalse());
+    properties.clear();
+    env.put("GRPC_XDS_BOOTSTRAP", dir.resolve("nope.json").toString());
+    assertThatThrownBy(loader::load)
+        .satisfies(e -> assertThat(((BootstrapException) e).isMissing()).as("missing").isFalse());
   }
 
   @Test

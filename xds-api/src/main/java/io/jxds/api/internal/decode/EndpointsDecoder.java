@@ -34,15 +34,19 @@ import java.util.Set;
  * <ul>
  *   <li>{@code cluster_name} non-empty;
  *   <li>a locality whose {@code load_balancing_weight} is unset or 0 is ignored, before any other
- *       rule looks at it (grpc-java's behaviour);
+ *       rule looks at it (gRFC A27; grpc-java and gRPC C++ do the same, where Envoy's API would
+ *       reject an explicit 0): it takes no traffic, and its id is kept in {@link
+ *       EndpointsUpdate#unweightedLocalities()} so that "no usable endpoints" can say why;
  *   <li>the remaining priorities are contiguous from 0; a locality appears once per priority;
  *       the locality weights of one priority sum to at most 2^32-1 (gRFC A27; grpc-java does not
  *       check and can fail later in its picker);
  *   <li>every endpoint is {@code endpoint.address.socket_address} with an IP literal, no
  *       {@code resolver_name} and a {@code port_value} in 1..65535, and no address appears twice in
  *       the assignment;
- *   <li>an endpoint weight unset or 0 means 1; the endpoint weights of one locality sum to at most
- *       2^32-1;
+ *   <li>an endpoint weight unset means 1, and 0 is a NACK ({@code load_balancing_weight} is
+ *       {@code uint32 gte 1} in the xDS API; Envoy and gRPC C++ reject it, grpc-java reads it as 1,
+ *       which would keep sending traffic to an endpoint being drained); the endpoint weights of one
+ *       locality sum to at most 2^32-1;
  *   <li>{@code policy.drop_overloads} become parts per million (HUNDRED ×10 000, TEN_THOUSAND
  *       ×100, MILLION ×1), clamped to 1 000 000; another denominator is a NACK;
  *   <li>{@code policy.overprovisioning_factor} is kept (default 140);
@@ -128,6 +132,7 @@ public final class EndpointsDecoder {
     }
     Gathered gathered = new Gathered(largestLocality);
     List<Locality> localities = new ArrayList<>(count);
+    List<LocalityId> unweighted = new ArrayList<>();
     AddressSet addresses = new AddressSet(endpointCount);
     IpLiteral.Parser ips = new IpLiteral.Parser();
     Set<PriorityLocality> seenLocalities = new HashSet<>();
@@ -139,11 +144,6 @@ public final class EndpointsDecoder {
       LocalityLbEndpoints entry = cla.getEndpoints(i);
       long weight =
           entry.hasLoadBalancingWeight() ? Integer.toUnsignedLong(entry.getLoadBalancingWeight().getValue()) : 0;
-      if (weight == 0) {
-        continue; // gRFC A27 / grpc-java: a locality without weight takes no traffic; skipped
-      }
-      long priority = Integer.toUnsignedLong(entry.getPriority());
-      highest = Math.max(highest, priority);
       LocalityId id =
           entry.hasLocality()
               ? new LocalityId(
@@ -151,6 +151,12 @@ public final class EndpointsDecoder {
                   entry.getLocality().getZone(),
                   entry.getLocality().getSubZone())
               : LocalityId.EMPTY;
+      if (weight == 0) {
+        unweighted.add(id); // gRFC A27: a locality without weight takes no traffic; skipped
+        continue;
+      }
+      long priority = Integer.toUnsignedLong(entry.getPriority());
+      highest = Math.max(highest, priority);
       if (!seenLocalities.add(new PriorityLocality(priority, id))) {
         throw Nack.of(
             KIND, name, "endpoints[" + i + "].locality must be unique within priority " + priority, id + " again");
@@ -164,7 +170,8 @@ public final class EndpointsDecoder {
       localities.add(new Locality(id, (int) priority, weight, endpoints));
     }
     checkPriorities(name, present, highest, weightByPriority);
-    return new EndpointsUpdate(name, localities, dropOverloads(cla, name), overprovisioningFactor(cla, name));
+    return new EndpointsUpdate(
+        name, localities, dropOverloads(cla, name), overprovisioningFactor(cla, name), unweighted);
   }
 
   private static void checkPriorities(String name, boolean[] present, long highest, long[] weightByPriority)
@@ -203,7 +210,7 @@ public final class EndpointsDecoder {
     for (int j = 0; j < n; j++) {
       LbEndpoint lb = entry.getLbEndpoints(j);
       gathered.texts[j] = lb.getEndpoint().getAddress().getSocketAddress().getAddress();
-      gathered.weights[j] = lb.hasLoadBalancingWeight() ? lb.getLoadBalancingWeight().getValue() : 0;
+      gathered.weights[j] = lb.hasLoadBalancingWeight() ? lb.getLoadBalancingWeight().getValue() : 1;
     }
     List<Endpoint> endpoints = new ArrayList<>(n);
     long sum = 0;
@@ -272,11 +279,14 @@ public final class EndpointsDecoder {
           path(i, j) + "endpoint.address.socket_address.address must be an IP literal",
           Nack.quote(socket.getAddress()));
     }
-    long weight = Integer.toUnsignedLong(rawWeight);
+    if (rawWeight == 0) {
+      // xDS API: lb_endpoints[].load_balancing_weight is uint32 gte 1; unset (read as 1 above) is 1
+      throw Nack.of(KIND, name, path(i, j) + "load_balancing_weight must be at least 1", 0);
+    }
     return new Endpoint(
         new InetSocketAddress(ip, port),
         health(lb.getHealthStatusValue()),
-        weight == 0 ? 1 : weight, // gRFC A27: unset or 0 means 1
+        Integer.toUnsignedLong(rawWeight),
         endpoint.getHostname(),
         hashKey(lb.getMetadata()));
   }
@@ -381,7 +391,7 @@ public final class EndpointsDecoder {
     return ip.indexOf(':') >= 0 ? "[" + ip + "]:" + address.getPort() : ip + ":" + address.getPort();
   }
 
-  /** One locality's address texts and raw weights, read ahead of validation; reused. */
+  /** One locality's address texts and raw weights (1 when unset), read ahead of validation; reused. */
   private static final class Gathered {
     final String[] texts;
     final int[] weights;

@@ -45,8 +45,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>any rule the tree decoder would reject (bad address, port, duplicate, priority gap, weight
- *       sums, empty name, denominator, overprovisioning factor) — detected, then left to the tree
- *       decoder for the message;
+ *       sums, endpoint weight 0, empty name, denominator, overprovisioning factor) — detected, then
+ *       left to the tree decoder for the message;
  *   <li>malformed wire data, groups (wire types 3 and 4), a known field with an unexpected wire type;
  *   <li>a singular message field seen twice in one message: protobuf merges those, this reader
  *       does not (a repeated scalar field takes the last value, as protobuf does);
@@ -146,6 +146,7 @@ final class WireEndpointsDecoder {
   private final AddressSet addresses;
   private final Set<PriorityLocality> seenLocalities = new HashSet<>();
   private final List<Locality> localities = new ArrayList<>();
+  private final List<LocalityId> unweighted = new ArrayList<>();
   private long highestPriority = -1;
   private int acceptedEndpoints;
 
@@ -204,7 +205,7 @@ final class WireEndpointsDecoder {
       throw Fallback.INSTANCE;
     }
     checkPriorities();
-    return new EndpointsUpdate(name, localities, drops, overprovisioning);
+    return new EndpointsUpdate(name, localities, drops, overprovisioning, unweighted);
   }
 
   /** gRFC A27: the priorities left after dropping weight-0 localities are 0..k-1, with weight sums. */
@@ -256,7 +257,8 @@ final class WireEndpointsDecoder {
       }
     }
     if (weight == 0) {
-      return; // gRFC A27 / grpc-java: a locality without weight is ignored, and not validated
+      unweighted.add(id); // gRFC A27: a locality without weight is ignored, and not validated
+      return;
     }
     highestPriority = Math.max(highestPriority, priority);
     if (priority > Integer.MAX_VALUE || !seenLocalities.add(new PriorityLocality(priority, id))) {
@@ -283,8 +285,10 @@ final class WireEndpointsDecoder {
       if (!addresses.add(address, ips.lastHash())) {
         throw Fallback.INSTANCE;
       }
-      long weight = Integer.toUnsignedLong(weights[j]);
-      weight = weight == 0 ? 1 : weight; // gRFC A27: unset or 0 means 1
+      long weight = Integer.toUnsignedLong(weights[j]); // unset was staged as 1
+      if (weight == 0) {
+        throw Fallback.INSTANCE; // load_balancing_weight is uint32 gte 1: a NACK
+      }
       sum += weight;
       out.add(new Endpoint(address, EndpointsDecoder.health(healths[j]), weight, hostnames[j], hashKeys[j]));
     }
@@ -303,7 +307,7 @@ final class WireEndpointsDecoder {
     texts[j] = null;
     ports[j] = 0;
     healths[j] = 0;
-    weights[j] = 0;
+    weights[j] = 1; // unset means 1; an explicit 0 stays 0 (a NACK if the locality counts)
     hostnames[j] = "";
     hashKeys[j] = "";
     boolean sawEndpoint = false;

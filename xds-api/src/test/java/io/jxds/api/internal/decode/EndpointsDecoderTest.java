@@ -83,8 +83,11 @@ class EndpointsDecoderTest {
             .locality("c", "", "", l -> l.weight(2).endpoint("10.0.0.1", 80, HEALTHY))
             .build();
     // The ignored localities are not validated either: their duplicate address does not count.
-    assertThat(decode(cla).localities()).extracting(Locality::id)
+    EndpointsUpdate update = decode(cla);
+    assertThat(update.localities()).extracting(Locality::id)
         .containsExactly(new LocalityId("c", "", ""));
+    assertThat(update.unweightedLocalities()).as("kept, so that an error can name them")
+        .containsExactly(new LocalityId("a", "", ""), new LocalityId("b", "", ""));
   }
 
   @Test
@@ -311,13 +314,32 @@ class EndpointsDecoderTest {
   }
 
   @Test
-  void endpointWeightUnsetOrZeroIsOne() throws Exception {
+  void endpointWeightUnsetIsOne() throws Exception {
     ClusterLoadAssignment cla =
-        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 0).endpoint("10.0.0.3", 80,
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 1).endpoint("10.0.0.3", 80,
             HEALTHY, MAX - 2));
     assertThat(decode(cla).localities().get(0).endpoints())
         .extracting(Endpoint::weight)
         .containsExactly(1L, 1L, MAX - 2);
+  }
+
+  @Test
+  void endpointWeightZeroIsRejected() {
+    // LbEndpoint.load_balancing_weight is uint32 gte 1 in the xDS API (Envoy rejects 0, as gRPC
+    // C++ does); read as 1 it would keep sending traffic to an endpoint an operator is draining.
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 0)),
+        "endpoints[0].lb_endpoints[1].load_balancing_weight must be at least 1, got 0");
+  }
+
+  @Test
+  void endpointWeightZeroInAnIgnoredLocalityIsNotLookedAt() throws Exception {
+    ClusterLoadAssignment cla =
+        endpoints("e")
+            .locality("a", "", "", l -> l.weight(0).endpoint("10.0.0.1", 80, HEALTHY, 0))
+            .locality("b", "", "", l -> l.weight(1).endpoint("10.0.0.2", 80, HEALTHY))
+            .build();
+    assertThat(decode(cla).localities()).extracting(Locality::id).containsExactly(new LocalityId("b", "", ""));
   }
 
   @Test

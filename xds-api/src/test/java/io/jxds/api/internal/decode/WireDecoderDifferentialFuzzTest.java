@@ -185,7 +185,7 @@ class WireDecoderDifferentialFuzzTest {
             .build(),
         XdsResources.endpoints("three-priorities")
             .locality("r", "z0", "", l -> l.priority(0).weight(1).endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2",
-                80, UNHEALTHY, 0))
+                80, UNHEALTHY))
             .locality("r", "z1", "", l -> l.priority(1).weight(0xFFFF_FFFFL).endpoint("10.0.1.1", 80, DEGRADED,
                 0xFFFF_FFFEL))
             .locality("r", "z2", "", l -> l.noWeight().endpoint("10.0.0.1", 80, HEALTHY))

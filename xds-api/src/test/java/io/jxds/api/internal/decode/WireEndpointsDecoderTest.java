@@ -32,7 +32,7 @@ class WireEndpointsDecoderTest {
         spec.priority(locality % 3).weight(1 + locality);
         for (int e = 0; e < 50; e++) {
           spec.endpoint(e % 5 == 0 ? "2001:db8:" + locality + "::" + (e + 1) : "10." + locality + ".0." + (e + 1), 8080,
-              HEALTHY, e % 4);
+              HEALTHY, 1 + e % 4);
         }
       });
     }

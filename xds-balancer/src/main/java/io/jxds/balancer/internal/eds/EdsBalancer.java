@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ClusterRequestPicker}).
  *
  * <ul>
- *   <li>Weight-0 localities never reach here (the decoder drops them); localities without a
+ *   <li>Weight-0 localities never reach here (the decoder drops them, and names them in
+ *       {@code unweightedLocalities} for the error below); localities without a
  *       HEALTHY or UNKNOWN endpoint and priorities left empty drop out, the rest keep their order
  *       ({@link EdsPriorities#of}).
  *   <li>No usable endpoint at all: TRANSIENT_FAILURE "cluster X has no usable endpoints", and the
@@ -185,11 +186,12 @@ public final class EdsBalancer extends LoadBalancer {
     localityByAddress = localities(endpoints);
     List<LocalityGroup> groups = EdsPriorities.of(endpoints, config.policy());
     if (groups.isEmpty()) {
+      String why = whyNoEndpoints(endpoints);
       if (priorities != null) {
-        logger.warn("cluster {}: no usable endpoints left in {}", config.cluster(), config.edsServiceName());
+        logger.warn("cluster {}: no usable endpoints left in {}{}", config.cluster(), config.edsServiceName(), why);
       }
       closePriorities();
-      fail("cluster " + config.cluster() + " has no usable endpoints");
+      fail("cluster " + config.cluster() + " has no usable endpoints" + why);
       return;
     }
     if (priorities == null) {
@@ -204,6 +206,23 @@ public final class EdsBalancer extends LoadBalancer {
     if (childState != null && published == publishedBefore) {
       publish(); // drops or the request limit changed, but the tree had nothing new to report
     }
+  }
+
+  /** gRFC A27: a locality without weight takes no traffic; an operator who forgot one must see it. */
+  private static String whyNoEndpoints(EndpointsUpdate update) {
+    List<LocalityId> unweighted = update.unweightedLocalities();
+    if (unweighted.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder(": localities with load_balancing_weight unset or 0 take no traffic: ");
+    int shown = Math.min(unweighted.size(), 5);
+    for (int i = 0; i < shown; i++) {
+      s.append(i == 0 ? "" : ", ").append(unweighted.get(i));
+    }
+    if (unweighted.size() > shown) {
+      s.append(" and ").append(unweighted.size() - shown).append(" more");
+    }
+    return s.toString();
   }
 
   private static Map<SocketAddress, LocalityId> localities(EndpointsUpdate update) {

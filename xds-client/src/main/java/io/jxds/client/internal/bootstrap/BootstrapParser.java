@@ -18,14 +18,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Parses the gRPC xDS bootstrap JSON (the fields jxds uses; unknown fields are ignored, as in
- * every gRPC implementation). Every error names the source it came from and the field.
+ * every gRPC implementation, with a warning where one is likely a mistake: see {@link
+ * UnknownFieldWarnings}). Every error names the source it came from, the field and, when there is
+ * one, the value.
  */
 public final class BootstrapParser {
   /** What jxds puts in {@code node.user_agent_name}. */
   public static final String USER_AGENT_NAME = "jxds";
+  /** The top-level fields of gRPC's bootstrap format (gRFC A27, A29, A47), and jxds's own object. */
+  private static final Set<String> TOP_LEVEL_FIELDS = Set.of("xds_servers", "node", "certificate_providers",
+      "authorities", "server_listener_resource_name_template", "client_default_listener_resource_name_template",
+      "allowed_grpc_services", "jxds");
+  private static final Set<String> NODE_FIELDS = Set.of("id", "cluster", "locality", "metadata");
+  private static final Set<String> JXDS_FIELDS = Set.of("resource_timeout", "client_retention");
+  /** How much of a bad value an error quotes. */
+  private static final int MAX_VALUE_CHARS = 80;
 
   private BootstrapParser() {}
 
@@ -46,12 +57,15 @@ public final class BootstrapParser {
       throw new BootstrapException(source + ": bad JSON: " + e.getMessage(), e);
     }
     Fields top = new Fields(source, "", root);
+    // Before the rules: a misspelled xds_servers is then explained before it is reported missing.
+    UnknownFieldWarnings.check(source, "", root.getFieldsMap().keySet(), TOP_LEVEL_FIELDS, false);
     List<ServerInfo> servers = parseServers(top);
     Node node = parseNode(top);
     Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
     Duration clientRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
     Optional<Fields> jxds = top.object("jxds");
     if (jxds.isPresent()) {
+      UnknownFieldWarnings.check(source, "jxds.", jxds.get().struct.getFieldsMap().keySet(), JXDS_FIELDS, true);
       Optional<Duration> timeout = jxds.get().duration("resource_timeout");
       if (timeout.isPresent()) {
         if (timeout.get().isZero()) {
@@ -104,13 +118,13 @@ public final class BootstrapParser {
   private static List<ServerInfo> parseServers(Fields top) throws BootstrapException {
     List<Fields> entries = top.objectList("xds_servers");
     if (entries.isEmpty()) {
-      throw top.error("xds_servers", "is required and must not be empty");
+      throw top.error("xds_servers", "is required and must not be empty" + top.got("xds_servers"));
     }
     List<ServerInfo> servers = new ArrayList<>();
     for (Fields server : entries) {
       String uri = server.string("server_uri").orElse("");
       if (uri.isEmpty()) {
-        throw server.error("server_uri", "is required");
+        throw server.error("server_uri", "is required" + server.got("server_uri"));
       }
       ChannelCredentialsSpec creds = parseChannelCreds(server);
       List<String> features = server.stringList("server_features");
@@ -123,7 +137,7 @@ public final class BootstrapParser {
   private static ChannelCredentialsSpec parseChannelCreds(Fields server) throws BootstrapException {
     List<Fields> entries = server.objectList("channel_creds");
     if (entries.isEmpty()) {
-      throw server.error("channel_creds", "is required and must not be empty");
+      throw server.error("channel_creds", "is required and must not be empty" + server.got("channel_creds"));
     }
     List<String> seen = new ArrayList<>();
     for (Fields creds : entries) {
@@ -171,6 +185,7 @@ public final class BootstrapParser {
     Optional<Fields> fields = top.object("node");
     if (fields.isPresent()) {
       Fields n = fields.get();
+      UnknownFieldWarnings.check(n.source, "node.", n.struct.getFieldsMap().keySet(), NODE_FIELDS, false);
       n.string("id").ifPresent(node::setId);
       n.string("cluster").ifPresent(node::setCluster);
       Optional<Fields> locality = n.object("locality");
@@ -194,6 +209,28 @@ public final class BootstrapParser {
     return v == null ? "dev" : v;
   }
 
+  /** A value as compact JSON for an error message (an integer without ".0"), cut at 80 characters. */
+  static String json(Value v) {
+    String text;
+    if (v.hasNumberValue() && v.getNumberValue() == Math.rint(v.getNumberValue())
+        && Math.abs(v.getNumberValue()) < 1e15) {
+      text = Long.toString((long) v.getNumberValue());
+    } else if (v.hasListValue()) {
+      StringBuilder b = new StringBuilder("[");
+      for (Value item : v.getListValue().getValuesList()) {
+        b.append(b.length() == 1 ? "" : ",").append(json(item));
+      }
+      text = b.append(']').toString();
+    } else {
+      try {
+        text = JsonFormat.printer().omittingInsignificantWhitespace().print(v);
+      } catch (InvalidProtocolBufferException e) {
+        text = v.toString().strip();
+      }
+    }
+    return text.length() <= MAX_VALUE_CHARS ? text : text.substring(0, MAX_VALUE_CHARS) + "...";
+  }
+
   /** A JSON object with its path, so that errors say where they are. */
   private static final class Fields {
     final String source;
@@ -215,13 +252,19 @@ public final class BootstrapParser {
       return v == null || v.hasNullValue() ? null : v;
     }
 
+    /** {@code ", got VALUE"} for a field that is present, else empty (a missing field has no value). */
+    String got(String field) {
+      Value v = value(field);
+      return v == null ? "" : ", got " + json(v);
+    }
+
     Optional<String> string(String field) throws BootstrapException {
       Value v = value(field);
       if (v == null) {
         return Optional.empty();
       }
       if (!v.hasStringValue()) {
-        throw error(field, "must be a string");
+        throw error(field, "must be a string" + got(field));
       }
       return Optional.of(v.getStringValue());
     }
@@ -232,7 +275,7 @@ public final class BootstrapParser {
         return Optional.empty();
       }
       if (!v.hasStructValue()) {
-        throw error(field, "must be an object");
+        throw error(field, "must be an object" + got(field));
       }
       return Optional.of(new Fields(source, path + field + ".", v.getStructValue()));
     }
@@ -244,12 +287,12 @@ public final class BootstrapParser {
         return out;
       }
       if (!v.hasListValue()) {
-        throw error(field, "must be a list");
+        throw error(field, "must be a list" + got(field));
       }
       List<Value> items = v.getListValue().getValuesList();
       for (int i = 0; i < items.size(); i++) {
         if (!items.get(i).hasStructValue()) {
-          throw error(field + "[" + i + "]", "must be an object");
+          throw error(field + "[" + i + "]", "must be an object, got " + json(items.get(i)));
         }
         out.add(new Fields(source, path + field + "[" + i + "].", items.get(i).getStructValue()));
       }
@@ -263,11 +306,11 @@ public final class BootstrapParser {
         return out;
       }
       if (!v.hasListValue()) {
-        throw error(field, "must be a list of strings");
+        throw error(field, "must be a list of strings" + got(field));
       }
       for (Value item : v.getListValue().getValuesList()) {
         if (!item.hasStringValue()) {
-          throw error(field, "must be a list of strings");
+          throw error(field, "must be a list of strings" + got(field));
         }
         out.add(item.getStringValue());
       }

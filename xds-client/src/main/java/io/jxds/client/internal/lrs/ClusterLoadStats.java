@@ -17,10 +17,12 @@ public final class ClusterLoadStats {
   private final ConcurrentMap<String, LongAdder> dropsByCategory = new ConcurrentHashMap<>();
   private final LongAdder totalDrops = new LongAdder();
   private final ConcurrentMap<LocalityId, LocalityLoadStats> localities = new ConcurrentHashMap<>();
+  private final long startNanos;
 
-  ClusterLoadStats(String cluster, String edsServiceName) {
+  ClusterLoadStats(String cluster, String edsServiceName, long startNanos) {
     this.cluster = cluster;
     this.edsServiceName = edsServiceName;
+    this.startNanos = startNanos;
   }
 
   /** The cluster's name ({@code cluster_name}). */
@@ -76,6 +78,11 @@ public final class ClusterLoadStats {
 
   Map<LocalityId, LocalityLoadStats> localities() {
     return localities;
+  }
+
+  /** When the counters started (the store's ticker): nothing was counted before. */
+  long startNanos() {
+    return startNanos;
   }
 
   /** Counts one drop of a category. */

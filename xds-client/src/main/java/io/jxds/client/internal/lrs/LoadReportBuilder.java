@@ -19,21 +19,17 @@ import java.util.concurrent.atomic.LongAdder;
  * count, not a difference. Owned by the client's sync context.
  *
  * <p>A cluster is reported when something happened since its last report, or RPCs are still in
- * progress; a locality likewise. {@code load_report_interval} is the time since the cluster's last
- * report, or for a cluster reported for the first time since reporting began ({@link #begin}).
+ * progress; a locality likewise. {@code load_report_interval} is the time the reported counts
+ * cover, as gRPC measures it per cluster: since the counters were last read (a report that left
+ * the cluster out as idle read them too: nothing had grown then), or, before the first read, since
+ * they started. A cluster added an hour into the stream, or idle for an hour, reports the seconds
+ * its counts grew in, not the hour, so the server's rate (count / interval) is right.
  */
 final class LoadReportBuilder {
   /** The last values read, per counter object (identity: the store keeps its objects). */
   private final Map<Object, long[]> lastRead = new HashMap<>();
-  private final Map<ClusterLoadStats, Long> lastReportNanos = new HashMap<>();
-  private long firstNanos = Long.MIN_VALUE;
-
-  /** Reporting begins (the server's first response): what a first report's interval counts from. */
-  void begin(long nowNanos) {
-    if (firstNanos == Long.MIN_VALUE) {
-      firstNanos = nowNanos;
-    }
-  }
+  /** When each cluster's counters were last read; absent: never, they count from their start. */
+  private final Map<ClusterLoadStats, Long> lastReadNanos = new HashMap<>();
 
   /**
    * @param clusters the clusters the server asked for; ignored when {@code all}
@@ -41,7 +37,6 @@ final class LoadReportBuilder {
    * @param nowNanos the ticker's time now
    */
   List<ClusterStats> build(List<ClusterLoadStats> stats, Set<String> clusters, boolean all, long nowNanos) {
-    begin(nowNanos);
     List<ClusterStats> out = new ArrayList<>();
     for (ClusterLoadStats c : stats) {
       if (!all && !clusters.contains(c.cluster())) {
@@ -78,11 +73,11 @@ final class LoadReportBuilder {
             .setTotalErrorRequests(errored)
             .setTotalRequestsInProgress(inProgress));
       }
+      Long lastRead = lastReadNanos.put(c, nowNanos);
       if (!active) {
         continue;
       }
-      long since = lastReportNanos.getOrDefault(c, firstNanos);
-      lastReportNanos.put(c, nowNanos);
+      long since = lastRead != null ? lastRead : c.startNanos();
       b.setLoadReportInterval(duration(nowNanos - since));
       out.add(b.build());
     }

@@ -44,7 +44,7 @@ public final class LoadReportClient {
   private final ScheduledExecutorService scheduler;
   private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
-  private final LoadStatsStore store = new LoadStatsStore(this::start);
+  private final LoadStatsStore store;
   private final LoadReportBuilder reports = new LoadReportBuilder();
 
   // Owned by the sync context.
@@ -77,6 +77,7 @@ public final class LoadReportClient {
     this.syncContext = syncContext;
     this.scheduler = scheduler;
     this.ticker = ticker;
+    this.store = new LoadStatsStore(this::start, ticker);
     this.backoff = new ExponentialBackoff(random);
   }
 
@@ -123,7 +124,6 @@ public final class LoadReportClient {
           response.getLoadReportingInterval().getSeconds());
     }
     gotResponse = true;
-    reports.begin(ticker.getAsLong());
     backoff.reset();
     sendAllClusters = response.getSendAllClusters();
     clusters = Set.copyOf(response.getClustersList());

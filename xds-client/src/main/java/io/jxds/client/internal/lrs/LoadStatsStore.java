@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.LongSupplier;
 
 /**
  * The load-report counters of one xDS client, per (cluster, EDS service name), for the clusters
@@ -16,10 +17,21 @@ public final class LoadStatsStore {
 
   private final ConcurrentMap<Key, ClusterLoadStats> clusters = new ConcurrentHashMap<>();
   private final Runnable onClusterAdded;
+  private final LongSupplier ticker;
 
   /** @param onClusterAdded runs (on the caller's thread) each time a cluster is added */
   public LoadStatsStore(Runnable onClusterAdded) {
+    this(onClusterAdded, System::nanoTime);
+  }
+
+  /**
+   * @param onClusterAdded runs (on the caller's thread) each time a cluster is added
+   * @param ticker monotonic nanoseconds: when a cluster's counters started, where its first
+   *     {@code load_report_interval} counts from
+   */
+  public LoadStatsStore(Runnable onClusterAdded, LongSupplier ticker) {
     this.onClusterAdded = onClusterAdded;
+    this.ticker = ticker;
   }
 
   /**
@@ -38,7 +50,7 @@ public final class LoadStatsStore {
     boolean[] created = new boolean[1];
     stats = clusters.computeIfAbsent(key, k -> {
       created[0] = true;
-      return new ClusterLoadStats(k.cluster(), k.edsServiceName());
+      return new ClusterLoadStats(k.cluster(), k.edsServiceName(), ticker.getAsLong());
     });
     if (created[0]) {
       onClusterAdded.run();

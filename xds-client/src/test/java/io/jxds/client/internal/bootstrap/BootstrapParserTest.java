@@ -3,6 +3,10 @@ package io.jxds.client.internal.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
@@ -14,9 +18,12 @@ import io.jxds.client.bootstrap.ServerInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class BootstrapParserTest {
   private static final String SRC = "test";
@@ -157,16 +164,90 @@ class BootstrapParserTest {
         .hasMessage("test: xds_servers[0].server_uri is required");
     assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"a:1\"}")))
         .hasMessage("test: xds_servers[0].channel_creds is required and must not be empty");
-    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":7,\"channel_creds\":[{\"type\":\"insecure\"}]}")))
-        .hasMessage("test: xds_servers[0].server_uri must be a string");
     String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
-    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"node\":{\"locality\":\"eu\"}}"))
-        .hasMessage("test: node.locality must be an object");
     assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"soon\"}}"))
         .hasMessageStartingWith("test: jxds.resource_timeout is invalid: \"soon\" is not a duration");
     assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":\"0s\"}}"))
         .hasMessageStartingWith("test: jxds.resource_timeout must be positive");
     assertThatThrownBy(() -> parse("[1]")).hasMessageStartingWith("test: bad JSON");
+  }
+
+  @Test
+  void errorsNameTheFieldAndTheValue() {
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[]}"))
+        .hasMessage("test: xds_servers is required and must not be empty, got []");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":\"xds.example.com:443\"}"))
+        .hasMessage("test: xds_servers must be a list, got \"xds.example.com:443\"");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[3]}"))
+        .hasMessage("test: xds_servers[0] must be an object, got 3");
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"\",\"channel_creds\":[{\"type\":\"insecure\"}]}")))
+        .hasMessage("test: xds_servers[0].server_uri is required, got \"\"");
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[]}")))
+        .hasMessage("test: xds_servers[0].channel_creds is required and must not be empty, got []");
+    assertThatThrownBy(() -> parse(withServer("{\"server_uri\":7,\"channel_creds\":[{\"type\":\"insecure\"}]}")))
+        .hasMessage("test: xds_servers[0].server_uri must be a string, got 7");
+    assertThatThrownBy(() -> parse(withServer(
+            "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}],\"server_features\":[\"x\",true]}")))
+        .hasMessage("test: xds_servers[0].server_features must be a list of strings, got [\"x\",true]");
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"node\":{\"locality\":\"eu\"}}"))
+        .hasMessage("test: node.locality must be an object, got \"eu\"");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"node\":{\"id\":{\"name\":\"a\"}}}"))
+        .hasMessage("test: node.id must be a string, got {\"name\":\"a\"}");
+    assertThatThrownBy(() -> parse("{\"xds_servers\":[" + server + "],\"jxds\":{\"resource_timeout\":1.5}}"))
+        .hasMessage("test: jxds.resource_timeout must be a string, got 1.5");
+  }
+
+  @Test
+  void unknownJxdsFieldsAreEachAWarningNamingTheLikelyField() {
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    List<String> warnings = warnings(() -> parse("{\"xds_servers\":[" + server + "],"
+        + "\"jxds\":{\"resource_timout\":\"2s\",\"verbose\":true,\"client_retention\":\"1m\"}}"));
+
+    assertThat(warnings).containsExactly(
+        "test: unknown bootstrap field jxds.resource_timout ignored; did you mean jxds.resource_timeout?",
+        "test: unknown bootstrap field jxds.verbose ignored (jxds knows client_retention, resource_timeout)");
+  }
+
+  @Test
+  void misspelledTopLevelOrNodeFieldIsAWarningAndOtherUnknownFieldsAreQuiet() {
+    String server = "{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}";
+    List<String> warnings = warnings(() -> parse("{\"xds_servers\":[" + server + "],"
+        + "\"nodes\":{\"id\":\"a\"},\"certificate_provider\":{},\"node\":{\"ids\":\"b\",\"team\":\"x\"},"
+        + "\"server_listener_resource_name_template\":\"x/%s\",\"istio_extension\":{}}"));
+
+    assertThat(warnings).containsExactly(
+        "test: unknown bootstrap field nodes ignored; did you mean node?",
+        "test: unknown bootstrap field certificate_provider ignored; did you mean certificate_providers?",
+        "test: unknown bootstrap field node.ids ignored; did you mean node.id?");
+  }
+
+  @Test
+  void eachUnknownFieldIsWarnedOnceNotOnEveryRead() {
+    String json = "{\"xds_servers\":[{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"insecure\"}]}],"
+        + "\"jxds\":{\"client_retension\":\"1m\"}}";
+    List<String> first = warnings(() -> BootstrapParser.parse(json, "once"));
+    List<String> second = warnings(() -> BootstrapParser.parse(json, "once"));
+
+    assertThat(first).hasSize(1);
+    assertThat(second).as("the bootstrap is read on every client acquisition").isEmpty();
+  }
+
+  /** The WARN lines {@code parse} logs. */
+  private static List<String> warnings(ThrowingCallable parse) {
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger("io.jxds");
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      parse.call();
+    } catch (Throwable t) {
+      throw new AssertionError(t);
+    } finally {
+      logger.detachAppender(appender);
+    }
+    return appender.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+        .toList();
   }
 
   @Test
@@ -222,7 +303,7 @@ class BootstrapParserTest {
     assertThatThrownBy(() -> withProviders("{\"p\": {\"plugin_name\": \"file_watcher\"}}"))
         .hasMessage("test: certificate_providers.p.config is required");
     assertThatThrownBy(() -> withProviders("{\"p\": 3}"))
-        .hasMessage("test: certificate_providers.p must be an object");
+        .hasMessage("test: certificate_providers.p must be an object, got 3");
     assertThatThrownBy(() -> withProviders(
             "{\"p\": {\"plugin_name\": \"file_watcher\", \"config\": {\"certificate_file\": \"/c\"}}}"))
         .hasMessage("test: certificate_providers.p.config.private_key_file is required when the other of "

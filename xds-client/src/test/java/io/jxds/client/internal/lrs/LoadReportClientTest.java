@@ -121,6 +121,46 @@ class LoadReportClientTest {
   }
 
   @Test
+  void clusterAddedLaterReportsTheIntervalSinceItsCountersStarted() {
+    client.store().cluster("payments", "payments");
+    awaitStreamAndTimer();
+    reportsFor(60); // a minute of reports before the new cluster
+
+    ClusterLoadStats orders = client.store().cluster("orders", "orders");
+    LocalityLoadStats zoneA = orders.locality(new LocalityId("r", "a", ""));
+    for (int i = 0; i < 100; i++) {
+      zoneA.callStarted();
+      zoneA.callFinished(true);
+    }
+    int before = sink.reports().size();
+    forward(10);
+    Poll.until("a report", () -> sink.reports().size() == before + 1);
+
+    ClusterStats first = only(sink.reports().get(before));
+    assertThat(first.getClusterName()).isEqualTo("orders");
+    assertThat(first.getLoadReportInterval())
+        .as("counted since the cluster's counters started, not since reporting began")
+        .isEqualTo(com.google.protobuf.Duration.newBuilder().setSeconds(10).build());
+  }
+
+  @Test
+  void clusterLeftOutWhileIdleReportsTheIntervalSinceItWasLastRead() {
+    ClusterLoadStats payments = client.store().cluster("payments", "payments");
+    awaitStreamAndTimer();
+    reportsFor(60); // idle: left out of six reports
+
+    payments.dropCounter("x").increment();
+    int before = sink.reports().size();
+    forward(10);
+    Poll.until("a report", () -> sink.reports().size() == before + 1);
+
+    ClusterStats first = only(sink.reports().get(before));
+    assertThat(first.getLoadReportInterval())
+        .as("the previous report read its counters (nothing grew then): the drop happened since")
+        .isEqualTo(com.google.protobuf.Duration.newBuilder().setSeconds(10).build());
+  }
+
+  @Test
   void streamThatEndsIsReopenedAndWhatHappenedMeanwhileIsReportedNext() {
     ClusterLoadStats payments = client.store().cluster("payments", "payments");
     awaitStreamAndTimer();
@@ -141,6 +181,15 @@ class LoadReportClientTest {
 
   private void awaitStreamAndTimer() {
     Poll.until("stream open and report timer armed", () -> sink.nodes().size() == 1 && clock.numPendingTasks() == 1);
+  }
+
+  /** Runs the report timer every 10 s for {@code seconds}, each report received by the sink. */
+  private void reportsFor(int seconds) {
+    for (int t = 10; t <= seconds; t += 10) {
+      int before = sink.reports().size();
+      forward(10);
+      Poll.until("report at " + t + " s", () -> sink.reports().size() == before + 1);
+    }
   }
 
   private void forward(int seconds) {
