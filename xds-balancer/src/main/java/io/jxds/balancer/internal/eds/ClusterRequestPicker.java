@@ -11,6 +11,7 @@ import io.grpc.Status;
 import io.grpc.util.ForwardingClientStreamTracer;
 import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.balancer.internal.metrics.MetricCounter;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
@@ -37,10 +38,14 @@ import java.util.random.RandomGenerator;
  *
  * <p>With load reporting on ({@code lrs_server: self}), each drop is also counted for LRS (the
  * circuit breaker's refusals as drops without a category, as gRPC does), and each stream in the
- * {@link LocalityLoadStats} of its subchannel's locality ({@link EdsBalancer#LOCALITY}). Those
- * counters belong to the client, not to this picker, so a picker swap loses nothing. With metrics
- * on, drops, refusals and picks per locality are counted too; a pick then costs one counter
- * increment more.
+ * {@link LocalityLoadStats} of its subchannel's locality. Those counters belong to the client,
+ * not to this picker, so a picker swap loses nothing. With metrics on, drops, refusals and picks
+ * per locality are counted too; a pick then costs one counter increment more.
+ *
+ * <p>A subchannel's locality is its {@link EndpointLocality}, read when this picker first admits
+ * a pick of it. The balancer below moves that holder when an assignment moves a kept endpoint to
+ * another locality, before the EDS layer builds the assignment's picker, so the locality is the
+ * endpoint's current one at no cost to a pick.
  *
  * <p>Drops go through {@link PickResult#withDrop}: gRPC neither retries them nor waits for ready.
  * Immutable; safe on any thread.
@@ -145,10 +150,9 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private Admission admit(PickResult picked) {
     Subchannel subchannel = picked.getSubchannel();
     Attributes attributes = subchannel.getAttributes();
-    LocalityId locality = attributes == null ? null : attributes.get(EdsBalancer.LOCALITY);
-    if (locality == null) {
-      locality = LocalityId.EMPTY; // a subchannel not made through the EDS layer's helper
-    }
+    EndpointLocality tag = attributes == null ? null : attributes.get(EndpointLocality.KEY);
+    // Read once per picker: a moved endpoint's next picker reads its new locality.
+    LocalityId locality = tag == null ? LocalityId.EMPTY : tag.get();
     ClientStreamTracer.Factory tracers = inFlight.tracerFactory();
     if (load != null) {
       tracers = new BothTracers(new LoadReportingTracerFactory(load.locality(locality)), tracers);

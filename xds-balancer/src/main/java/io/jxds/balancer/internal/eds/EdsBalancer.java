@@ -1,8 +1,6 @@
 package io.jxds.balancer.internal.eds;
 
-import io.grpc.Attributes;
 import io.grpc.ConnectivityState;
-import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
@@ -12,10 +10,7 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.model.DropOverload;
-import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
-import io.jxds.api.model.Locality;
-import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.metrics.BalancerMetrics;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
@@ -28,10 +23,7 @@ import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
 import io.jxds.client.internal.metrics.Telemetry;
-import java.net.SocketAddress;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,11 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
-  /**
-   * The locality of a subchannel's endpoint, set on every subchannel the tree below creates (from
-   * the assignment in force then), so that a pick can count its RPC in that locality's load.
-   */
-  static final Attributes.Key<LocalityId> LOCALITY = Attributes.Key.create("io.jxds.eds.locality");
 
   private final Helper helper;
   private final XdsClient xdsClient;
@@ -81,8 +68,6 @@ public final class EdsBalancer extends LoadBalancer {
   private ClusterMetrics metrics = ClusterMetrics.NONE;
   /** The last priority that served (-1: none yet): a move from it is a failover or a failback. */
   private int lastServingPriority = -1;
-  /** Where each endpoint address of the current assignment is; for {@link #LOCALITY}. */
-  private Map<SocketAddress, LocalityId> localityByAddress = Map.of();
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -182,7 +167,6 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void applyEndpoints() {
-    localityByAddress = localities(endpoints);
     List<LocalityGroup> groups = EdsPriorities.of(endpoints, config.policy());
     if (groups.isEmpty()) {
       if (priorities != null) {
@@ -204,16 +188,6 @@ public final class EdsBalancer extends LoadBalancer {
     if (childState != null && published == publishedBefore) {
       publish(); // drops or the request limit changed, but the tree had nothing new to report
     }
-  }
-
-  private static Map<SocketAddress, LocalityId> localities(EndpointsUpdate update) {
-    Map<SocketAddress, LocalityId> out = new HashMap<>();
-    for (Locality l : update.localities()) {
-      for (Endpoint e : l.endpoints()) {
-        out.putIfAbsent(e.address(), l.id());
-      }
-    }
-    return out;
   }
 
   private void onServingPriority(int priority) {
@@ -295,23 +269,6 @@ public final class EdsBalancer extends LoadBalancer {
     @Override
     protected Helper delegate() {
       return helper;
-    }
-
-    /** Marks each subchannel with its endpoint's locality, for load reports and metrics. */
-    @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      LocalityId locality = null;
-      for (EquivalentAddressGroup group : args.getAddresses()) {
-        for (SocketAddress address : group.getAddresses()) {
-          locality = locality != null ? locality : localityByAddress.get(address);
-        }
-      }
-      if (locality == null) {
-        return super.createSubchannel(args);
-      }
-      return super.createSubchannel(args.toBuilder()
-          .setAttributes(args.getAttributes().toBuilder().set(LOCALITY, locality).build())
-          .build());
     }
 
     @Override

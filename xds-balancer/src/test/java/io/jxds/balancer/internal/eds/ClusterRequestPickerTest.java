@@ -13,6 +13,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
@@ -225,7 +226,7 @@ class ClusterRequestPickerTest {
     LocalityId zone = new LocalityId("r", "a", "");
     Subchannel inZone = mock(Subchannel.class);
     org.mockito.Mockito.when(inZone.getAttributes())
-        .thenReturn(Attributes.newBuilder().set(EdsBalancer.LOCALITY, zone).build());
+        .thenReturn(Attributes.newBuilder().set(EndpointLocality.KEY, new EndpointLocality(zone)).build());
     SubchannelPicker zonePicker = new SubchannelPicker() {
       @Override
       public PickResult pickSubchannel(PickSubchannelArgs a) {

@@ -6,6 +6,7 @@ import static io.grpc.ConnectivityState.READY;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import static io.jxds.balancer.testing.Endpoints.address;
 import static io.jxds.balancer.testing.Endpoints.locality;
+import static io.jxds.balancer.testing.Endpoints.zone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -18,6 +19,7 @@ import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
@@ -319,6 +321,19 @@ class HashBalancerTest {
     }
     assertThat(order).doesNotHaveDuplicates();
     return order;
+  }
+
+  @Test
+  void endpointMovedToAnotherLocalityKeepsItsSubchannelAndItsLocalityMovesWithIt() {
+    accept(RING, locality("a", 1, ep(1), ep(2)), locality("b", 1, ep(3)));
+    FakeSubchannel one = helper.subchannel(address(1));
+    assertThat(one.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("a"));
+
+    accept(RING, locality("a", 1, ep(2)), locality("b", 1, ep(1), ep(3)));
+
+    assertThat(helper.subchannel(address(1))).isSameAs(one);
+    assertThat(one.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("b"));
+    assertThat(helper.subchannel(address(2)).getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("a"));
   }
 
   @Test
