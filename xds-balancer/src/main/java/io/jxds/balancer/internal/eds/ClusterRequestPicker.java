@@ -16,6 +16,7 @@ import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.balancer.internal.metrics.MetricCounter;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LocalityLoadStats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -31,9 +32,10 @@ import java.util.random.RandomGenerator;
  *       with UNAVAILABLE "dropped by load balancer: category X". Categories draw independently, so
  *       two categories of 10 % drop 19 % in all, as Envoy and gRPC do.
  *   <li>The child picks a subchannel.
- *   <li>Circuit breaking: with {@code maxRequests} streams already open to the cluster, the RPC
- *       fails UNAVAILABLE "cluster X: max concurrent requests N exceeded"; otherwise the pick
- *       carries a tracer that counts its stream while it is open.
+ *   <li>Circuit breaking: with {@code maxRequests} requests already in flight to the cluster, the
+ *       RPC fails UNAVAILABLE "cluster X: max concurrent requests N exceeded"; otherwise it is
+ *       counted at once, in the same atomic step as the check, until its stream closes ({@link
+ *       AdmittedRequests}: the pick's tracer takes the count over).
  * </ol>
  *
  * <p>With load reporting on ({@code lrs_server: self}), each drop is also counted for LRS (the
@@ -48,7 +50,9 @@ import java.util.random.RandomGenerator;
  * endpoint's current one at no cost to a pick.
  *
  * <p>Drops go through {@link PickResult#withDrop}: gRPC neither retries them nor waits for ready.
- * Immutable; safe on any thread.
+ * Safe on any thread. The EDS layer calls {@link #sweep} now and then and {@link #replace} once it
+ * has replaced the picker, on the SynchronizationContext, so that the counts of picks that never
+ * became a stream are given back.
  */
 final class ClusterRequestPicker extends SubchannelPicker {
   private static final int MAX_CACHED = 1 << 16;
@@ -68,8 +72,11 @@ final class ClusterRequestPicker extends SubchannelPicker {
   /** The admission of each of the child's results (pickers pre-make theirs: a few per endpoint). */
   private final ConcurrentMap<PickResult, Admission> admitted = new ConcurrentHashMap<>();
 
+  /** Set once the picker is replaced: admissions made later hold no count. */
+  private volatile boolean retired;
+
   /** What a pick of one subchannel returns, and counts. */
-  private record Admission(PickResult result, MetricCounter localityPicks) {}
+  private record Admission(PickResult result, MetricCounter localityPicks, AdmittedRequests requests) {}
 
   /**
    * @param load the cluster's load-report counters; null without load reporting
@@ -125,35 +132,73 @@ final class ClusterRequestPicker extends SubchannelPicker {
     if (picked.getSubchannel() == null) {
       return picked; // queued (no subchannel yet) or an error: nothing to admit
     }
-    if (inFlight.open() >= maxRequests) {
-      if (load != null) {
-        load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
-      }
-      refusalMetric.increment();
-      return overLimit;
-    }
     // One admission per child result, made on its first pick, so a pick allocates nothing: the
     // picker lives until the next state change, and jxds's child pickers return results made when
     // they were built (one per endpoint, least request's with its counting tracer). A child that
     // made a new result per pick would fill the map: past MAX_CACHED, admissions are not kept.
     Admission admission = admitted.get(picked);
     if (admission == null) {
-      admission = admit(picked);
-      if (admitted.size() < MAX_CACHED) {
-        admitted.putIfAbsent(picked, admission);
+      admission = newAdmission(picked);
+    }
+    if (!admission.requests().admit(maxRequests)) {
+      if (load != null) {
+        load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
       }
+      refusalMetric.increment();
+      return overLimit;
     }
     admission.localityPicks().increment();
     return admission.result();
   }
 
-  private Admission admit(PickResult picked) {
+  /**
+   * Gives back the counts of picks made before the previous sweep that never became a stream
+   * ({@link AdmittedRequests#sweep}); on the SynchronizationContext.
+   */
+  void sweep() {
+    for (Admission admission : admitted.values()) {
+      admission.requests().sweep();
+    }
+  }
+
+  /**
+   * The picker is replaced (on the SynchronizationContext): a thread that still picks with it gets
+   * no count held (its stream counts itself); the subchannels' requests that hold none are retired
+   * now, and those that still hold some are returned, to be swept and retired later (a stream
+   * picked just before may still be on its way to its headers). They keep nothing else of the
+   * picker alive.
+   */
+  List<AdmittedRequests> replace() {
+    retired = true;
+    List<AdmittedRequests> holding = new ArrayList<>();
+    for (Admission admission : admitted.values()) {
+      if (!admission.requests().retireIfIdle()) {
+        holding.add(admission.requests());
+      }
+    }
+    return holding;
+  }
+
+  private Admission newAdmission(PickResult picked) {
+    if (admitted.size() >= MAX_CACHED) {
+      return admit(picked, AdmittedRequests.unheld(inFlight)); // nobody could give its counts back
+    }
+    Admission made = admit(picked, new AdmittedRequests(inFlight));
+    Admission prior = admitted.putIfAbsent(picked, made);
+    Admission admission = prior == null ? made : prior;
+    if (retired) {
+      admission.requests().retire(); // replace() may have missed it
+    }
+    return admission;
+  }
+
+  private Admission admit(PickResult picked, AdmittedRequests requests) {
     Subchannel subchannel = picked.getSubchannel();
     Attributes attributes = subchannel.getAttributes();
     EndpointLocality tag = attributes == null ? null : attributes.get(EndpointLocality.KEY);
     // Read once per picker: a moved endpoint's next picker reads its new locality.
     LocalityId locality = tag == null ? LocalityId.EMPTY : tag.get();
-    ClientStreamTracer.Factory tracers = inFlight.tracerFactory();
+    ClientStreamTracer.Factory tracers = requests.tracerFactory();
     if (load != null) {
       tracers = new BothTracers(new LoadReportingTracerFactory(load.locality(locality)), tracers);
     }
@@ -161,7 +206,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
     if (childTracer != null) {
       tracers = new BothTracers(childTracer, tracers);
     }
-    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality));
+    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality),
+        requests);
   }
 
   @Override
@@ -205,7 +251,7 @@ final class ClusterRequestPicker extends SubchannelPicker {
 
   /**
    * Keeps a tracer the child attached: it sees every event, and the counting tracer sees stream
-   * creation and close as well.
+   * creation, outbound headers and close as well.
    */
   private static final class BothTracers extends ClientStreamTracer.Factory {
     private final ClientStreamTracer.Factory child;
@@ -230,6 +276,12 @@ final class ClusterRequestPicker extends SubchannelPicker {
         public void streamCreated(Attributes transportAttrs, Metadata h) {
           countingTracer.streamCreated(transportAttrs, h);
           super.streamCreated(transportAttrs, h);
+        }
+
+        @Override
+        public void outboundHeaders() {
+          countingTracer.outboundHeaders();
+          super.outboundHeaders();
         }
 
         @Override

@@ -51,6 +51,8 @@ public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
 
   private final Helper helper;
+  /** Every picker goes to the channel through it (it sweeps the circuit-breaker counts). */
+  private final PickerHandOver pickers;
   private final XdsClient xdsClient;
   private final RandomGenerator pickRandom;
   private final RandomGenerator treeRandom;
@@ -76,6 +78,7 @@ public final class EdsBalancer extends LoadBalancer {
    */
   public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.pickers = new PickerHandOver(helper);
     this.xdsClient = xdsClient;
     this.pickRandom = pickRandom;
     this.treeRandom = treeRandom;
@@ -113,7 +116,7 @@ public final class EdsBalancer extends LoadBalancer {
         logger.info("cluster {}: EDS service name changed from {} to {}",
             newConfig.cluster(), old.edsServiceName(), newConfig.edsServiceName());
       } else {
-        helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
+        pickers.handOver(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
       }
       watch = xdsClient.watchEndpoints(
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
@@ -156,6 +159,7 @@ public final class EdsBalancer extends LoadBalancer {
       watch = null;
     }
     closePriorities();
+    pickers.shutdown();
   }
 
   private void onEndpoints(String serviceName, EndpointsUpdate update) {
@@ -225,8 +229,7 @@ public final class EdsBalancer extends LoadBalancer {
       return;
     }
     if (endpoints == null) {
-      helper.updateBalancingState(
-          ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
+      pickers.handOver(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
     } else {
       logger.debug("cluster {}: {} (still serving the last good endpoints)", config.cluster(), error.getDescription());
     }
@@ -235,7 +238,7 @@ public final class EdsBalancer extends LoadBalancer {
   private void publish() {
     published++;
     List<DropOverload> drops = endpoints == null ? List.of() : endpoints.dropOverloads();
-    helper.updateBalancingState(childState, new ClusterRequestPicker(
+    pickers.handOver(childState, new ClusterRequestPicker(
         config.cluster(),
         childPicker,
         drops,
@@ -247,7 +250,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void fail(String description) {
-    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
+    pickers.handOver(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
         .withDescription(description)));
   }
 
