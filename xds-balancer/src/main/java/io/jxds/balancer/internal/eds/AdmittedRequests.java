@@ -11,11 +11,12 @@ import java.util.concurrent.atomic.LongAdder;
  * The requests one picker admitted to one subchannel, counted in the cluster's {@link
  * InFlightRequests} from their pick until their stream closes (circuit breaking, gRFC A32).
  *
- * <p>Why from the pick: gRPC creates a pick's stream only after the pick returns (and a channel
- * re-picking its queued RPCs picks them all before their streams start), so a limit checked at
- * the pick but counted later lets a burst through. The pick therefore counts its request at once
- * and <em>holds</em> that count here until the request's stream shows up (its headers go out, or
- * it closes first); the stream's tracer then takes the count over and gives it back on close.
+ * <p>Why from the pick: gRPC creates a pick's stream (and its tracers) only after the pick
+ * returns, so threads picking at the same moment all pass a limit that is checked at the pick but
+ * counted later. The pick therefore counts its request at once and <em>holds</em> that count here
+ * until the request's stream shows up (its headers go out, or it closes first); the stream's
+ * tracer then takes the count over and gives it back on close. Not when the tracer is created:
+ * gRPC creates some tracers for streams it never starts (below).
  *
  * <p>Some picks never show up as a stream, and gRPC says nothing about them: the channel drops a
  * pick whose subchannel lost its connection (and picks the RPC again later); and a call cancelled
