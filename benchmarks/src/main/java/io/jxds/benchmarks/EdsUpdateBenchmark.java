@@ -106,7 +106,10 @@ public class EdsUpdateBenchmark {
   /** A real EdsBalancer on {@code helper}, watching {@value #EDS_SERVICE} through {@code feed}'s client. */
   static EdsBalancer startBalancer(FakeLbHelper helper, InMemoryAdsFeed feed) {
     EdsBalancer balancer = new EdsBalancer(helper, feed.client(), TestRandom.seeded(1), TestRandom.seeded(2));
-    EdsConfig config = new EdsConfig(CLUSTER, EDS_SERVICE, 1024, Duration.ofSeconds(10), Duration.ofMinutes(15));
+    // No request limit: a benchmark picks without ever opening a stream, and each admitted pick
+    // holds a circuit-breaker count until a sweep (on a clock that never moves here) gives it back.
+    EdsConfig config = new EdsConfig(CLUSTER, EDS_SERVICE, Long.MAX_VALUE, Duration.ofSeconds(10),
+        Duration.ofMinutes(15));
     helper.run(() -> {
       Status status = balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
           .setAddresses(List.of())

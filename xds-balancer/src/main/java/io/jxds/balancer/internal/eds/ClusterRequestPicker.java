@@ -11,10 +11,12 @@ import io.grpc.Status;
 import io.grpc.util.ForwardingClientStreamTracer;
 import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.balancer.internal.metrics.MetricCounter;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LocalityLoadStats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -30,20 +32,27 @@ import java.util.random.RandomGenerator;
  *       with UNAVAILABLE "dropped by load balancer: category X". Categories draw independently, so
  *       two categories of 10 % drop 19 % in all, as Envoy and gRPC do.
  *   <li>The child picks a subchannel.
- *   <li>Circuit breaking: with {@code maxRequests} streams already open to the cluster, the RPC
- *       fails UNAVAILABLE "cluster X: max concurrent requests N exceeded"; otherwise the pick
- *       carries a tracer that counts its stream while it is open.
+ *   <li>Circuit breaking: with {@code maxRequests} requests already in flight to the cluster, the
+ *       RPC fails UNAVAILABLE "cluster X: max concurrent requests N exceeded"; otherwise it is
+ *       counted at once, in the same atomic step as the check, until its stream closes ({@link
+ *       AdmittedRequests}: the pick's tracer takes the count over).
  * </ol>
  *
  * <p>With load reporting on ({@code lrs_server: self}), each drop is also counted for LRS (the
  * circuit breaker's refusals as drops without a category, as gRPC does), and each stream in the
- * {@link LocalityLoadStats} of its subchannel's locality ({@link EdsBalancer#LOCALITY}). Those
- * counters belong to the client, not to this picker, so a picker swap loses nothing. With metrics
- * on, drops, refusals and picks per locality are counted too; a pick then costs one counter
- * increment more.
+ * {@link LocalityLoadStats} of its subchannel's locality. Those counters belong to the client,
+ * not to this picker, so a picker swap loses nothing. With metrics on, drops, refusals and picks
+ * per locality are counted too; a pick then costs one counter increment more.
+ *
+ * <p>A subchannel's locality is its {@link EndpointLocality}, read when this picker first admits
+ * a pick of it. The balancer below moves that holder when an assignment moves a kept endpoint to
+ * another locality, before the EDS layer builds the assignment's picker, so the locality is the
+ * endpoint's current one at no cost to a pick.
  *
  * <p>Drops go through {@link PickResult#withDrop}: gRPC neither retries them nor waits for ready.
- * Immutable; safe on any thread.
+ * Safe on any thread. The EDS layer calls {@link #sweep} now and then and {@link #replace} once it
+ * has replaced the picker, on the SynchronizationContext, so that the counts of picks that never
+ * became a stream are given back.
  */
 final class ClusterRequestPicker extends SubchannelPicker {
   private static final int MAX_CACHED = 1 << 16;
@@ -63,8 +72,11 @@ final class ClusterRequestPicker extends SubchannelPicker {
   /** The admission of each of the child's results (pickers pre-make theirs: a few per endpoint). */
   private final ConcurrentMap<PickResult, Admission> admitted = new ConcurrentHashMap<>();
 
+  /** Set once the picker is replaced: admissions made later hold no count. */
+  private volatile boolean retired;
+
   /** What a pick of one subchannel returns, and counts. */
-  private record Admission(PickResult result, MetricCounter localityPicks) {}
+  private record Admission(PickResult result, MetricCounter localityPicks, AdmittedRequests requests) {}
 
   /**
    * @param load the cluster's load-report counters; null without load reporting
@@ -120,36 +132,73 @@ final class ClusterRequestPicker extends SubchannelPicker {
     if (picked.getSubchannel() == null) {
       return picked; // queued (no subchannel yet) or an error: nothing to admit
     }
-    if (inFlight.open() >= maxRequests) {
-      if (load != null) {
-        load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
-      }
-      refusalMetric.increment();
-      return overLimit;
-    }
     // One admission per child result, made on its first pick, so a pick allocates nothing: the
     // picker lives until the next state change, and jxds's child pickers return results made when
     // they were built (one per endpoint, least request's with its counting tracer). A child that
     // made a new result per pick would fill the map: past MAX_CACHED, admissions are not kept.
     Admission admission = admitted.get(picked);
     if (admission == null) {
-      admission = admit(picked);
-      if (admitted.size() < MAX_CACHED) {
-        admitted.putIfAbsent(picked, admission);
+      admission = newAdmission(picked);
+    }
+    if (!admission.requests().admit(maxRequests)) {
+      if (load != null) {
+        load.recordUncategorizedDrop(); // gRPC reports the circuit breaker's refusals as drops
       }
+      refusalMetric.increment();
+      return overLimit;
     }
     admission.localityPicks().increment();
     return admission.result();
   }
 
-  private Admission admit(PickResult picked) {
+  /**
+   * Gives back the counts of picks made before the previous sweep that never became a stream
+   * ({@link AdmittedRequests#sweep}); on the SynchronizationContext.
+   */
+  void sweep() {
+    for (Admission admission : admitted.values()) {
+      admission.requests().sweep();
+    }
+  }
+
+  /**
+   * The picker is replaced (on the SynchronizationContext): a thread that still picks with it gets
+   * no count held (its stream counts itself); the subchannels' requests that hold none are retired
+   * now, and those that still hold some are returned, to be swept and retired later (a stream
+   * picked just before may still be on its way to its headers). They keep nothing else of the
+   * picker alive.
+   */
+  List<AdmittedRequests> replace() {
+    retired = true;
+    List<AdmittedRequests> holding = new ArrayList<>();
+    for (Admission admission : admitted.values()) {
+      if (!admission.requests().retireIfIdle()) {
+        holding.add(admission.requests());
+      }
+    }
+    return holding;
+  }
+
+  private Admission newAdmission(PickResult picked) {
+    if (admitted.size() >= MAX_CACHED) {
+      return admit(picked, AdmittedRequests.unheld(inFlight)); // nobody could give its counts back
+    }
+    Admission made = admit(picked, new AdmittedRequests(inFlight));
+    Admission prior = admitted.putIfAbsent(picked, made);
+    Admission admission = prior == null ? made : prior;
+    if (retired) {
+      admission.requests().retire(); // replace() may have missed it
+    }
+    return admission;
+  }
+
+  private Admission admit(PickResult picked, AdmittedRequests requests) {
     Subchannel subchannel = picked.getSubchannel();
     Attributes attributes = subchannel.getAttributes();
-    LocalityId locality = attributes == null ? null : attributes.get(EdsBalancer.LOCALITY);
-    if (locality == null) {
-      locality = LocalityId.EMPTY; // a subchannel not made through the EDS layer's helper
-    }
-    ClientStreamTracer.Factory tracers = inFlight.tracerFactory();
+    EndpointLocality tag = attributes == null ? null : attributes.get(EndpointLocality.KEY);
+    // Read once per picker: a moved endpoint's next picker reads its new locality.
+    LocalityId locality = tag == null ? LocalityId.EMPTY : tag.get();
+    ClientStreamTracer.Factory tracers = requests.tracerFactory();
     if (load != null) {
       tracers = new BothTracers(new LoadReportingTracerFactory(load.locality(locality)), tracers);
     }
@@ -157,7 +206,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
     if (childTracer != null) {
       tracers = new BothTracers(childTracer, tracers);
     }
-    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality));
+    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality),
+        requests);
   }
 
   @Override
@@ -201,7 +251,7 @@ final class ClusterRequestPicker extends SubchannelPicker {
 
   /**
    * Keeps a tracer the child attached: it sees every event, and the counting tracer sees stream
-   * creation and close as well.
+   * creation, outbound headers and close as well.
    */
   private static final class BothTracers extends ClientStreamTracer.Factory {
     private final ClientStreamTracer.Factory child;
@@ -226,6 +276,12 @@ final class ClusterRequestPicker extends SubchannelPicker {
         public void streamCreated(Attributes transportAttrs, Metadata h) {
           countingTracer.streamCreated(transportAttrs, h);
           super.streamCreated(transportAttrs, h);
+        }
+
+        @Override
+        public void outboundHeaders() {
+          countingTracer.outboundHeaders();
+          super.outboundHeaders();
         }
 
         @Override

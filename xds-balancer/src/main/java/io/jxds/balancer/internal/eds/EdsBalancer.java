@@ -1,8 +1,6 @@
 package io.jxds.balancer.internal.eds;
 
-import io.grpc.Attributes;
 import io.grpc.ConnectivityState;
-import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.util.ForwardingLoadBalancerHelper;
@@ -12,9 +10,7 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.model.DropOverload;
-import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
-import io.jxds.api.model.Locality;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.metrics.BalancerMetrics;
@@ -28,10 +24,7 @@ import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
 import io.jxds.client.internal.metrics.Telemetry;
-import java.net.SocketAddress;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,13 +51,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
-  /**
-   * The locality of a subchannel's endpoint, set on every subchannel the tree below creates (from
-   * the assignment in force then), so that a pick can count its RPC in that locality's load.
-   */
-  static final Attributes.Key<LocalityId> LOCALITY = Attributes.Key.create("io.jxds.eds.locality");
 
   private final Helper helper;
+  /** Every picker goes to the channel through it (it sweeps the circuit-breaker counts). */
+  private final PickerHandOver pickers;
   private final XdsClient xdsClient;
   private final RandomGenerator pickRandom;
   private final RandomGenerator treeRandom;
@@ -82,8 +72,6 @@ public final class EdsBalancer extends LoadBalancer {
   private ClusterMetrics metrics = ClusterMetrics.NONE;
   /** The last priority that served (-1: none yet): a move from it is a failover or a failback. */
   private int lastServingPriority = -1;
-  /** Where each endpoint address of the current assignment is; for {@link #LOCALITY}. */
-  private Map<SocketAddress, LocalityId> localityByAddress = Map.of();
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -92,6 +80,7 @@ public final class EdsBalancer extends LoadBalancer {
    */
   public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.pickers = new PickerHandOver(helper);
     this.xdsClient = xdsClient;
     this.pickRandom = pickRandom;
     this.treeRandom = treeRandom;
@@ -129,7 +118,7 @@ public final class EdsBalancer extends LoadBalancer {
         logger.info("cluster {}: EDS service name changed from {} to {}",
             newConfig.cluster(), old.edsServiceName(), newConfig.edsServiceName());
       } else {
-        helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
+        pickers.handOver(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
       }
       watch = xdsClient.watchEndpoints(
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
@@ -172,6 +161,7 @@ public final class EdsBalancer extends LoadBalancer {
       watch = null;
     }
     closePriorities();
+    pickers.shutdown();
   }
 
   private void onEndpoints(String serviceName, EndpointsUpdate update) {
@@ -183,7 +173,6 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void applyEndpoints() {
-    localityByAddress = localities(endpoints);
     List<LocalityGroup> groups = EdsPriorities.of(endpoints, config.policy());
     if (groups.isEmpty()) {
       String why = whyNoEndpoints(endpoints);
@@ -225,16 +214,6 @@ public final class EdsBalancer extends LoadBalancer {
     return s.toString();
   }
 
-  private static Map<SocketAddress, LocalityId> localities(EndpointsUpdate update) {
-    Map<SocketAddress, LocalityId> out = new HashMap<>();
-    for (Locality l : update.localities()) {
-      for (Endpoint e : l.endpoints()) {
-        out.putIfAbsent(e.address(), l.id());
-      }
-    }
-    return out;
-  }
-
   private void onServingPriority(int priority) {
     metrics.servingPriority(priority, lastServingPriority);
     if (priority >= 0) {
@@ -270,8 +249,7 @@ public final class EdsBalancer extends LoadBalancer {
       return;
     }
     if (endpoints == null) {
-      helper.updateBalancingState(
-          ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
+      pickers.handOver(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(error));
     } else {
       logger.debug("cluster {}: {} (still serving the last good endpoints)", config.cluster(), error.getDescription());
     }
@@ -280,7 +258,7 @@ public final class EdsBalancer extends LoadBalancer {
   private void publish() {
     published++;
     List<DropOverload> drops = endpoints == null ? List.of() : endpoints.dropOverloads();
-    helper.updateBalancingState(childState, new ClusterRequestPicker(
+    pickers.handOver(childState, new ClusterRequestPicker(
         config.cluster(),
         childPicker,
         drops,
@@ -292,7 +270,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void fail(String description) {
-    helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
+    pickers.handOver(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
         .withDescription(description)));
   }
 
@@ -314,23 +292,6 @@ public final class EdsBalancer extends LoadBalancer {
     @Override
     protected Helper delegate() {
       return helper;
-    }
-
-    /** Marks each subchannel with its endpoint's locality, for load reports and metrics. */
-    @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      LocalityId locality = null;
-      for (EquivalentAddressGroup group : args.getAddresses()) {
-        for (SocketAddress address : group.getAddresses()) {
-          locality = locality != null ? locality : localityByAddress.get(address);
-        }
-      }
-      if (locality == null) {
-        return super.createSubchannel(args);
-      }
-      return super.createSubchannel(args.toBuilder()
-          .setAttributes(args.getAttributes().toBuilder().set(LOCALITY, locality).build())
-          .build());
     }
 
     @Override

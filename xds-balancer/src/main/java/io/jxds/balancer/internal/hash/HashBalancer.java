@@ -14,6 +14,7 @@ import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
  *       {@code hash_key} when present (gRFC A76), else {@code ip:port}.
  *   <li>Connections are lazy (A42): a subchannel connects when a pick lands on it ({@link
  *       HashPicker}), or when the balancer needs one to recover from TRANSIENT_FAILURE.
+ *   <li>An endpoint keeps its subchannel when an update moves it to another locality of the
+ *       priority; its {@link EndpointLocality} moves with it, so its RPCs count in the new one.
  *   <li>State (A42): READY if any endpoint is; else TRANSIENT_FAILURE if two or more failed; else
  *       CONNECTING if any is connecting, or one failed among several; else IDLE if any is idle;
  *       else TRANSIENT_FAILURE. A failed endpoint stays failed until READY (gRFC A62). While no
@@ -102,22 +105,22 @@ public final class HashBalancer extends LoadBalancer {
       return;
     }
     hashHeader = group.policy().hashHeader();
-    List<Endpoint> usable = new ArrayList<>();
-    List<Double> weights = new ArrayList<>();
-    collect(group, usable, weights);
+    List<Usable> usable = collect(group);
     Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
     List<String> keys = new ArrayList<>(usable.size());
     double[] weightArray = new double[usable.size()];
     for (int i = 0; i < usable.size(); i++) {
-      Endpoint endpoint = usable.get(i);
+      Endpoint endpoint = usable.get(i).endpoint();
       EndpointState state = endpoints.remove(endpoint.address());
       if (state == null) {
-        state = new EndpointState(endpoint.address());
+        state = new EndpointState(endpoint.address(), new EndpointLocality(usable.get(i).locality()));
         create(state);
+      } else {
+        state.locality.set(usable.get(i).locality()); // a kept subchannel serves its new locality
       }
       next.put(endpoint.address(), state);
       keys.add(endpoint.hashKey().isEmpty() ? hostPort(endpoint.address()) : endpoint.hashKey());
-      weightArray[i] = weights.get(i);
+      weightArray[i] = usable.get(i).weight();
     }
     for (EndpointState removed : endpoints.values()) {
       logger.debug("{}: endpoint {} removed", name, removed.address);
@@ -135,10 +138,11 @@ public final class HashBalancer extends LoadBalancer {
   }
 
   /**
-   * The usable endpoints of the group, the first of each address, each with its A42 weight:
-   * locality weight over the localities' total, times endpoint weight over its locality's total.
+   * The usable endpoints of the group, the first of each address, each with its A42 weight
+   * (locality weight over the localities' total, times endpoint weight over its locality's total)
+   * and its locality.
    */
-  private static void collect(LocalityGroup group, List<Endpoint> usable, List<Double> weights) {
+  private static List<Usable> collect(LocalityGroup group) {
     Set<LocalityId> seenLocalities = new HashSet<>();
     Set<InetSocketAddress> seenAddresses = new HashSet<>();
     double localityTotal = 0;
@@ -149,6 +153,7 @@ public final class HashBalancer extends LoadBalancer {
         localityTotal += locality.weight();
       }
     }
+    List<Usable> usable = new ArrayList<>();
     for (LocalityConfig locality : localities) {
       double endpointTotal = 0;
       for (Endpoint e : locality.endpoints()) {
@@ -158,12 +163,15 @@ public final class HashBalancer extends LoadBalancer {
       }
       for (Endpoint e : locality.endpoints()) {
         if (e.health().isUsable() && seenAddresses.add(e.address())) {
-          usable.add(e);
-          weights.add(locality.weight() / localityTotal * (e.weight() / endpointTotal));
+          usable.add(new Usable(e, locality.weight() / localityTotal * (e.weight() / endpointTotal), locality.id()));
         }
       }
     }
+    return usable;
   }
+
+  /** A usable endpoint, its share of the ring and its locality. */
+  private record Usable(Endpoint endpoint, double weight, LocalityId locality) {}
 
   @Override
   public void handleNameResolutionError(Status error) {
@@ -190,10 +198,10 @@ public final class HashBalancer extends LoadBalancer {
   }
 
   private void create(EndpointState endpoint) {
-    Subchannel subchannel = helper.createSubchannel(
+    Subchannel subchannel = helper.createSubchannel(endpoint.locality.attachTo(
         CreateSubchannelArgs.newBuilder()
             .setAddresses(new EquivalentAddressGroup(endpoint.address))
-            .build());
+            .build()));
     endpoint.subchannel = subchannel;
     endpoint.result = PickResult.withSubchannel(subchannel);
     subchannel.start(info -> onSubchannelState(endpoint, info));
@@ -327,15 +335,18 @@ public final class HashBalancer extends LoadBalancer {
     }
   }
 
-  /** One usable endpoint: its subchannel, its pick and its effective (sticky) state. */
+  /** One usable endpoint: its subchannel, its pick, its effective (sticky) state and its locality. */
   private static final class EndpointState {
     final InetSocketAddress address;
+    /** Attached to the subchannel; moved when an update moves the endpoint to another locality. */
+    final EndpointLocality locality;
     Subchannel subchannel;
     PickResult result;
     ConnectivityState state = IDLE; // lazy (A42)
 
-    EndpointState(InetSocketAddress address) {
+    EndpointState(InetSocketAddress address, EndpointLocality locality) {
       this.address = address;
+      this.locality = locality;
     }
   }
 }

@@ -1,8 +1,6 @@
 package io.jxds.balancer.internal.hash;
 
-import static io.grpc.ConnectivityState.CONNECTING;
 import static io.grpc.ConnectivityState.IDLE;
-import static io.grpc.ConnectivityState.READY;
 
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer.PickResult;
@@ -14,23 +12,25 @@ import io.jxds.balancer.XdsClusterPolicy;
 import java.util.random.RandomGenerator;
 
 /**
- * Ring hash and maglev picks (gRFC A42's picker, with A76's random-hash rule), over a snapshot of
- * the endpoints' states.
+ * Ring hash and maglev picks over a snapshot of the endpoints' states: gRFC A42's picker as gRFC
+ * A61 rewrote it, with gRFC A76's rule for random hashes.
  *
  * <p>The request's hash comes from the first source that has one: the call option {@link
  * XdsClusterPolicy#REQUEST_HASH} (as given), then the header named by {@code hashHeader} (the
  * xxHash64 of its values joined with {@code ","}), else a random hash per RPC.
  *
- * <p>From the hash's first slot:
- *
  * <ul>
- *   <li>READY: that endpoint. IDLE: ask it to connect (on the SynchronizationContext) and queue.
- *       CONNECTING: queue. (A request keeps its endpoint while that endpoint is coming up.)
- *   <li>TRANSIENT_FAILURE: the same test on the next slot holding another endpoint; if that one
- *       failed too, the first READY endpoint further on, asking the first IDLE one met to
- *       connect; none READY: queue if any endpoint is connecting or was asked to, else fail.
- *   <li>A random hash is not sticky (A76): the first READY endpoint from its slot on is taken, and
- *       only when none is READY does the rule above apply.
+ *   <li>A given or header hash is sticky (A61): walking the slots from the hash's first one,
+ *       failed (TRANSIENT_FAILURE) endpoints are skipped and the first other endpoint decides:
+ *       READY, the pick goes there; IDLE, it is asked to connect (on the SynchronizationContext)
+ *       and the pick is queued; CONNECTING, the pick is queued. A failed endpoint retries on its
+ *       own (its subchannel reconnects after backoff, gRFC A62), so nothing asks it to. Every
+ *       endpoint failed: the pick fails.
+ *   <li>A random hash is not sticky (A76): the walk takes the first READY endpoint; unless some
+ *       endpoint is already CONNECTING, it asks the first IDLE one it meets to connect, so one
+ *       request starts at most one connection and random traffic spreads over every endpoint in
+ *       time. No READY endpoint: the pick is queued if a connection is under way or was asked for,
+ *       else it fails.
  * </ul>
  *
  * <p>Immutable. A pick allocates nothing, except a header's bytes to hash them and, for a pick
@@ -54,6 +54,10 @@ final class HashPicker extends SubchannelPicker {
   private final PickResult failure;
   /** Whether any endpoint is READY: without one, a random hash's walk to a READY one is skipped. */
   private final boolean anyReady;
+  /** Whether any endpoint is CONNECTING: then a random hash asks none to connect (A76). */
+  private final boolean anyConnecting;
+  /** Whether any endpoint is IDLE. */
+  private final boolean anyIdle;
 
   /**
    * @param states each endpoint's state, by index (READY, IDLE, CONNECTING or TRANSIENT_FAILURE)
@@ -78,97 +82,92 @@ final class HashPicker extends SubchannelPicker {
     this.failure = PickResult.withError(failure);
     this.readyResults = new PickResult[states.length];
     boolean ready = false;
+    boolean connecting = false;
+    boolean idle = false;
     for (int i = 0; i < states.length; i++) {
-      if (states[i] == READY) {
-        readyResults[i] = results[i];
-        ready = true;
+      switch (states[i]) {
+        case READY -> {
+          readyResults[i] = results[i];
+          ready = true;
+        }
+        case CONNECTING -> connecting = true;
+        case IDLE -> idle = true;
+        default -> { }
       }
     }
     this.anyReady = ready;
+    this.anyConnecting = connecting;
+    this.anyIdle = idle;
   }
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
     Long given = args.getCallOptions().getOption(XdsClusterPolicy.REQUEST_HASH);
     if (given != null) {
-      return pick(table.firstSlot(given));
+      return pickSticky(table.firstSlot(given));
     }
     if (header != null) {
       Iterable<String> values = args.getHeaders().getAll(header);
       if (values != null) {
-        return pick(table.firstSlot(XxHash64.hash(String.join(",", values))));
+        return pickSticky(table.firstSlot(XxHash64.hash(String.join(",", values))));
       }
     }
-    int first = table.firstSlot(random.nextLong());
-    if (anyReady) { // else a walk of every slot (millions, for a large ring) would find none
-      int size = table.size();
-      for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
-        PickResult ready = readyResults[table.endpointAt(slot)];
-        if (ready != null) {
-          return ready;
+    return pickRandom(table.firstSlot(random.nextLong()));
+  }
+
+  /** gRFC A61's walk from {@code first}: the first endpoint that has not failed decides. */
+  private PickResult pickSticky(int first) {
+    PickResult ready = readyResults[table.endpointAt(first)];
+    if (ready != null) {
+      return ready;
+    }
+    if (!anyReady && !anyConnecting && !anyIdle) {
+      return failure; // else a walk of every slot (millions, for a large ring) would find none
+    }
+    int size = table.size();
+    for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
+      int endpoint = table.endpointAt(slot);
+      switch (states[endpoint]) {
+        case READY:
+          return results[endpoint];
+        case IDLE:
+          connector.connect(endpoint);
+          return PickResult.withNoResult();
+        case CONNECTING:
+          return PickResult.withNoResult();
+        default:
+          break; // failed: the next endpoint on the ring
+      }
+    }
+    return failure;
+  }
+
+  /** gRFC A76's walk from {@code first}: the first READY endpoint, connecting at most one IDLE one. */
+  private PickResult pickRandom(int first) {
+    PickResult ready = readyResults[table.endpointAt(first)];
+    if (ready != null) {
+      return ready;
+    }
+    boolean connectionUnderWay = anyConnecting;
+    if (!anyReady && (connectionUnderWay || !anyIdle)) {
+      return connectionUnderWay ? PickResult.withNoResult() : failure; // nothing to find on the ring
+    }
+    int size = table.size();
+    for (int i = 0, slot = first; i < size; i++, slot = next(slot)) {
+      int endpoint = table.endpointAt(slot);
+      ready = readyResults[endpoint];
+      if (ready != null) {
+        return ready;
+      }
+      if (!connectionUnderWay && states[endpoint] == IDLE) {
+        connector.connect(endpoint);
+        connectionUnderWay = true;
+        if (!anyReady) {
+          break;
         }
       }
     }
-    return pick(first);
-  }
-
-  /** gRFC A42's walk from {@code first}. */
-  private PickResult pick(int first) {
-    int endpoint = table.endpointAt(first);
-    PickResult result = readyResults[endpoint];
-    if (result != null) {
-      return result;
-    }
-    result = tryEndpoint(endpoint);
-    if (result != null) {
-      return result;
-    }
-    int size = table.size();
-    int slot = next(first);
-    int second = -1;
-    for (int i = 1; i < size; i++, slot = next(slot)) {
-      if (table.endpointAt(slot) != endpoint) {
-        second = table.endpointAt(slot);
-        break;
-      }
-    }
-    if (second < 0) {
-      return failure; // one endpoint, and it failed
-    }
-    result = tryEndpoint(second);
-    if (result != null) {
-      return result;
-    }
-    boolean pending = false;
-    for (int i = 1; i < size; i++, slot = next(slot)) {
-      int e = table.endpointAt(slot);
-      ConnectivityState state = states[e];
-      if (state == READY) {
-        return results[e];
-      }
-      if (state == IDLE && !pending) {
-        connector.connect(e);
-        pending = true;
-      } else if (state == CONNECTING) {
-        pending = true;
-      }
-    }
-    return pending ? PickResult.withNoResult() : failure;
-  }
-
-  /** The pick for an endpoint that can serve or is coming up; null for one in TRANSIENT_FAILURE. */
-  private PickResult tryEndpoint(int endpoint) {
-    switch (states[endpoint]) {
-      case READY:
-        return results[endpoint];
-      case IDLE:
-        connector.connect(endpoint);
-        return PickResult.withNoResult();
-      case CONNECTING:
-        return PickResult.withNoResult();
-      default:
-        return null;
-    }
+    return connectionUnderWay ? PickResult.withNoResult() : failure;
   }
 
   private int next(int slot) {

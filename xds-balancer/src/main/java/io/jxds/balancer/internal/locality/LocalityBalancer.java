@@ -8,6 +8,7 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.endpoint.EndpointBalancer;
@@ -40,6 +41,8 @@ import org.slf4j.LoggerFactory;
  *   <li>The READY picker ({@link WeightedLocalityPicker}) spreads picks over READY children only,
  *       so a locality with no usable or no reachable endpoint takes no traffic.
  *   <li>Child updates that arrive while a config is applied are folded into one state push.
+ *   <li>Every subchannel of a child carries the child's locality ({@link EndpointLocality}), for
+ *       load reports and metrics.
  * </ul>
  *
  * <p>Runs on the channel's SynchronizationContext; not thread-safe otherwise.
@@ -251,7 +254,8 @@ public final class LocalityBalancer extends LoadBalancer {
 
     LocalityChild(LocalityConfig config) {
       this.config = config;
-      ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
+      ChildHelper childHelper = new ChildHelper(new LocalityTagging(helper, new EndpointLocality(config.id())),
+          (state, picker) -> onChildState(this, state, picker));
       this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random, pickRandom);
     }
 
@@ -261,4 +265,27 @@ public final class LocalityBalancer extends LoadBalancer {
     }
   }
 
+  /**
+   * Attaches the child's locality to every subchannel its endpoints get: a child serves one
+   * locality for life (an endpoint moved to another locality gets that locality's subchannel).
+   */
+  private static final class LocalityTagging extends ForwardingLoadBalancerHelper {
+    private final Helper parent;
+    private final EndpointLocality locality;
+
+    LocalityTagging(Helper parent, EndpointLocality locality) {
+      this.parent = parent;
+      this.locality = locality;
+    }
+
+    @Override
+    protected Helper delegate() {
+      return parent;
+    }
+
+    @Override
+    public Subchannel createSubchannel(CreateSubchannelArgs args) {
+      return parent.createSubchannel(locality.attachTo(args));
+    }
+  }
 }

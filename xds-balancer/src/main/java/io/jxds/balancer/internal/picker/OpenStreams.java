@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a picked RPC's stream is created, down when it closes, whatever the outcome. A pick that never
  * becomes a stream (deadline passed, call cancelled before the transport) never counts, and gRPC
  * may close a tracer whose stream was never created, so only a created stream is counted down.
- * Used per cluster by circuit breaking and per endpoint by least request.
+ * Used per endpoint by least request.
  */
 public final class OpenStreams {
   private final AtomicLong open = new AtomicLong();

@@ -13,16 +13,20 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.LocalityId;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
 import io.jxds.client.internal.lrs.LocalityLoadStats;
 import io.jxds.testing.TestRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class ClusterRequestPickerTest {
+  /** For tests of drops, which pick without streams: each admitted pick holds a count until swept. */
+  private static final long NO_LIMIT = Long.MAX_VALUE;
   private final Subchannel subchannel = mock(Subchannel.class);
   private final SubchannelPicker child = new SubchannelPicker() {
     @Override
@@ -36,7 +40,7 @@ class ClusterRequestPickerTest {
   @Test
   void dropShareMatchesPartsPerMillionWithinOnePoint() {
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("throttle", 250_000)), freshCounter(), 1024, TestRandom.seeded(42),
+        List.of(new DropOverload("throttle", 250_000)), freshCounter(), NO_LIMIT, TestRandom.seeded(42),
         load, ClusterMetrics.NONE);
 
     int dropped = 0;
@@ -58,7 +62,7 @@ class ClusterRequestPickerTest {
     // 50 % then 50 %: the first takes half, the second half of the rest, 75 % in all.
     ClusterRequestPicker picker = new ClusterRequestPicker("c", child,
         List.of(new DropOverload("a", 500_000), new DropOverload("b", 500_000)),
-        freshCounter(), 1024, TestRandom.seeded(7), load, ClusterMetrics.NONE);
+        freshCounter(), NO_LIMIT, TestRandom.seeded(7), load, ClusterMetrics.NONE);
 
     int n = 100_000;
     int a = 0;
@@ -82,7 +86,7 @@ class ClusterRequestPickerTest {
         List.of(new DropOverload("all", DropOverload.MILLION)), freshCounter(), 1024, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
     ClusterRequestPicker none = new ClusterRequestPicker("c", child,
-        List.of(new DropOverload("none", 0)), freshCounter(), 1024, TestRandom.seeded(1),
+        List.of(new DropOverload("none", 0)), freshCounter(), NO_LIMIT, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
     for (int i = 0; i < 1000; i++) {
@@ -115,7 +119,36 @@ class ClusterRequestPickerTest {
   }
 
   @Test
-  void streamClosedWithoutBeingCreatedDoesNotCountDown() {
+  void burstOfPicksBeforeAnyStreamStartsAdmitsAtMostMaxRequests() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("payments", child, List.of(), inFlight, 5, TestRandom.seeded(1),
+        load, ClusterMetrics.NONE);
+
+    // 100 RPCs picked before any of their streams is created (a channel re-picking its queued
+    // RPCs at once, or 100 threads between their pick and their stream).
+    List<PickResult> admitted = new ArrayList<>();
+    int refused = 0;
+    for (int i = 0; i < 100; i++) {
+      PickResult r = picker.pickSubchannel(args);
+      if (r.getSubchannel() != null) {
+        admitted.add(r);
+      } else {
+        assertThat(r.getStatus().getDescription()).isEqualTo("cluster payments: max concurrent requests 5 exceeded");
+        refused++;
+      }
+    }
+
+    assertThat(admitted).as("admitted of 100").hasSize(5);
+    assertThat(refused).isEqualTo(95);
+    for (PickResult r : admitted) {
+      openStream(r).streamClosed(Status.OK);
+    }
+    assertThat(inFlight.open()).as("every slot back once the streams closed").isZero();
+  }
+
+  @Test
+  void streamClosedBeforeItsHeadersGivesBackItsPicksCountOnce() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
         new ClusterRequestPicker("c", child, List.of(), inFlight, 10, TestRandom.seeded(1),
@@ -125,6 +158,8 @@ class ClusterRequestPickerTest {
     // gRPC closes a tracer whose stream never started (e.g. failing call credentials).
     ClientStreamTracer neverCreated = picker.pickSubchannel(args).getStreamTracerFactory()
         .newClientStreamTracer(ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    assertThat(inFlight.open()).isEqualTo(2);
+    neverCreated.streamClosed(Status.UNAUTHENTICATED);
     neverCreated.streamClosed(Status.UNAUTHENTICATED);
 
     assertThat(inFlight.open()).isEqualTo(1);
@@ -148,15 +183,107 @@ class ClusterRequestPickerTest {
   }
 
   @Test
-  void pickThatNeverBecomesAStreamIsNotCounted() {
+  void pickThatNeverBecomesAStreamIsCountedUntilASweepAfterTheNextGivesItBack() {
     InFlightRequests inFlight = freshCounter();
     ClusterRequestPicker picker =
         new ClusterRequestPicker("c", child, List.of(), inFlight, 1, TestRandom.seeded(1),
         null, ClusterMetrics.NONE);
 
-    for (int i = 0; i < 5; i++) {
-      assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
-    }
+    assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel); // no stream follows
+    assertThat(picker.pickSubchannel(args).isDrop()).as("the pick holds the only slot").isTrue();
+    picker.sweep(); // held since the previous sweep: it may still be on its way to its stream
+    assertThat(inFlight.open()).isEqualTo(1);
+    picker.sweep(); // held before the previous sweep and never taken: given back
+    assertThat(inFlight.open()).isZero();
+    assertThat(picker.pickSubchannel(args).getSubchannel()).isSameAs(subchannel);
+    List<AdmittedRequests> holding = picker.replace(); // kept for later sweeps, not the picker
+    assertThat(holding).hasSize(1);
+    assertThat(inFlight.open()).isEqualTo(1);
+    holding.forEach(AdmittedRequests::retire);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void streamWhoseTracerIsCreatedButNeverStartedIsGivenBackBySweeps() {
+    // A call cancelled while the channel re-picks it: gRPC creates its stream and tracer (stream
+    // created included) but neither starts nor closes the stream.
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 10, TestRandom.seeded(1),
+        load, ClusterMetrics.NONE);
+    ClientStreamTracer orphan = picker.pickSubchannel(args).getStreamTracerFactory()
+        .newClientStreamTracer(ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    orphan.streamCreated(Attributes.EMPTY, new Metadata());
+    ClientStreamTracer live = openStream(picker.pickSubchannel(args));
+
+    picker.sweep();
+    picker.sweep();
+
+    assertThat(inFlight.open()).as("only the live stream").isEqualTo(1);
+    live.streamClosed(Status.OK);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void streamWhoseCountWasGivenBackCountsItselfWhenItsHeadersGoOut() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 1, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
+    ClientStreamTracer slow = picker.pickSubchannel(args).getStreamTracerFactory()
+        .newClientStreamTracer(ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
+    picker.sweep();
+    picker.sweep(); // waited two sweeps for a connection slot: its count was given back
+    assertThat(inFlight.open()).isZero();
+
+    slow.outboundHeaders();
+    assertThat(inFlight.open()).isEqualTo(1);
+    assertThat(picker.pickSubchannel(args).isDrop()).isTrue();
+    slow.streamClosed(Status.OK);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void replacedPickerHandsOverTheCountsItsPicksHoldAndTheirStreamsStillTakeThem() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
+    PickResult before = picker.pickSubchannel(args);
+    ClientStreamTracer open = openStream(picker.pickSubchannel(args));
+
+    List<AdmittedRequests> holding = picker.replace();
+    assertThat(holding).hasSize(1);
+    assertThat(inFlight.open()).isEqualTo(2);
+    ClientStreamTracer late = openStream(before); // picked before the replacement
+    ClientStreamTracer straggler = openStream(picker.pickSubchannel(args)); // a thread still on the old picker
+    assertThat(inFlight.open()).isEqualTo(3);
+    holding.forEach(AdmittedRequests::retire); // every hold was taken: nothing to give back
+    assertThat(inFlight.open()).isEqualTo(3);
+
+    open.streamClosed(Status.OK);
+    late.streamClosed(Status.OK);
+    straggler.streamClosed(Status.CANCELLED);
+    assertThat(inFlight.open()).isZero();
+  }
+
+  @Test
+  void replacedPickerWhosePicksHoldNothingKeepsNothingAndLaterStreamsCountThemselves() {
+    InFlightRequests inFlight = freshCounter();
+    ClusterRequestPicker picker =
+        new ClusterRequestPicker("c", child, List.of(), inFlight, 10, TestRandom.seeded(1),
+        null, ClusterMetrics.NONE);
+    ClientStreamTracer open = openStream(picker.pickSubchannel(args));
+
+    assertThat(picker.replace()).isEmpty();
+    PickResult straggler = picker.pickSubchannel(args);
+    assertThat(straggler.getSubchannel()).isSameAs(subchannel);
+    assertThat(inFlight.open()).as("nothing held for a retired subchannel's pick").isEqualTo(1);
+    ClientStreamTracer late = openStream(straggler);
+    assertThat(inFlight.open()).isEqualTo(2);
+
+    open.streamClosed(Status.OK);
+    late.streamClosed(Status.OK);
     assertThat(inFlight.open()).isZero();
   }
 
@@ -225,7 +352,7 @@ class ClusterRequestPickerTest {
     LocalityId zone = new LocalityId("r", "a", "");
     Subchannel inZone = mock(Subchannel.class);
     org.mockito.Mockito.when(inZone.getAttributes())
-        .thenReturn(Attributes.newBuilder().set(EdsBalancer.LOCALITY, zone).build());
+        .thenReturn(Attributes.newBuilder().set(EndpointLocality.KEY, new EndpointLocality(zone)).build());
     SubchannelPicker zonePicker = new SubchannelPicker() {
       @Override
       public PickResult pickSubchannel(PickSubchannelArgs a) {
@@ -265,6 +392,7 @@ class ClusterRequestPickerTest {
     ClientStreamTracer tracer = result.getStreamTracerFactory().newClientStreamTracer(
         ClientStreamTracer.StreamInfo.newBuilder().build(), new Metadata());
     tracer.streamCreated(Attributes.EMPTY, new Metadata());
+    tracer.outboundHeaders();
     return tracer;
   }
 }

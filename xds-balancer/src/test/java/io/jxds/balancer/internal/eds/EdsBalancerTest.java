@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class EdsBalancerTest {
@@ -296,6 +297,40 @@ class EdsBalancerTest {
     assertThat(helper.state()).isEqualTo(ConnectivityState.READY);
     assertThat(helper.pickCounts(12).keySet())
         .containsExactlyInAnyOrderElementsOf(serving.stream().map(FakeSubchannel::address).toList());
+  }
+
+  @Test
+  void countOfAPickThatNeverBecameAStreamIsGivenBackTwoSweepsAfterItsPickerWasReplaced() {
+    accept(config("eds", 1));
+    push("eds", update(locality("a", 0, 1, endpoint(1), endpoint(2))));
+    helper.subchannel(address(1)).setState(ConnectivityState.READY);
+    assertThat(helper.pick().getSubchannel()).isNotNull(); // the channel drops this pick: no stream
+    assertThat(helper.pick().isDrop()).as("its count fills the limit").isTrue();
+
+    helper.subchannel(address(2)).setState(ConnectivityState.READY); // a new picker
+    assertThat(helper.pick().isDrop()).as("the old picker's counts are kept a while").isTrue();
+    helper.forward(PickerHandOver.SWEEP_SECONDS, TimeUnit.SECONDS);
+    assertThat(helper.pick().isDrop()).isTrue();
+    helper.forward(PickerHandOver.SWEEP_SECONDS, TimeUnit.SECONDS);
+
+    assertThat(InFlightRequests.of(cluster, "eds").open()).isZero();
+    assertThat(helper.pick().getSubchannel()).isNotNull();
+  }
+
+  @Test
+  void shutdownGivesBackEveryCountItsPickersHold() {
+    accept(config("eds", 5));
+    push("eds", update(locality("a", 0, 1, endpoint(1))));
+    helper.subchannel(address(1)).setState(ConnectivityState.READY);
+    for (int i = 0; i < 3; i++) {
+      assertThat(helper.pick().getSubchannel()).isNotNull();
+    }
+    assertThat(InFlightRequests.of(cluster, "eds").open()).isEqualTo(3);
+
+    helper.run(balancer::shutdown);
+
+    assertThat(InFlightRequests.of(cluster, "eds").open()).isZero();
+    assertThat(helper.clock.numPendingTasks()).as("no sweep left scheduled").isZero();
   }
 
   private EdsConfig config(String edsServiceName, long maxRequests) {

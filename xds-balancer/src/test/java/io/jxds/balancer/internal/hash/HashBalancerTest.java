@@ -6,6 +6,7 @@ import static io.grpc.ConnectivityState.READY;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import static io.jxds.balancer.testing.Endpoints.address;
 import static io.jxds.balancer.testing.Endpoints.locality;
+import static io.jxds.balancer.testing.Endpoints.zone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -13,10 +14,12 @@ import io.grpc.CallOptions;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.Metadata;
+import io.grpc.Status;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
@@ -24,6 +27,7 @@ import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -194,14 +198,142 @@ class HashBalancerTest {
   }
 
   @Test
-  void randomHashPrefersAnyReadyEndpointOverConnectingItsOwn() {
+  void randomHashTakesAReadyEndpointAndConnectsOneIdleEndpointAtATime() {
+    // gRFC A76: a random hash is not sticky; the pick walks to the first READY endpoint, asking
+    // the first IDLE one it meets to connect, unless one is already connecting.
     accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
     helper.subchannel(address(2)).setState(READY);
     for (int i = 0; i < 100; i++) {
       assertThat(picked(FakeLbHelper.ARGS)).isEqualTo(address(2));
     }
-    assertThat(helper.subchannels).filteredOn(s -> !s.address().equals(address(2)))
+    List<FakeSubchannel> asked = helper.subchannels.stream().filter(s -> s.connectionRequests() > 0).toList();
+    assertThat(asked).as("endpoints asked to connect").hasSize(1);
+    assertThat(asked.get(0).connectionRequests()).isEqualTo(1);
+
+    asked.get(0).setState(READY); // connected: the next random pick that meets an IDLE one connects it
+    for (int i = 0; i < 100; i++) {
+      assertThat(picked(FakeLbHelper.ARGS)).isIn(address(2), asked.get(0).address());
+    }
+    assertThat(helper.subchannels).filteredOn(s -> s.connectionRequests() > 0).hasSize(2);
+  }
+
+  @Test
+  void randomHashAsksNoEndpointToConnectWhileOneIsConnecting() {
+    // Four endpoints, one CONNECTING, three IDLE, the hash header absent from every request.
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
+    helper.subchannel(address(1)).setState(CONNECTING);
+    for (int i = 0; i < 50; i++) {
+      PickResult result = helper.picker().pickSubchannel(FakeLbHelper.ARGS);
+      assertThat(result.getSubchannel()).as("pick %s is queued", i).isNull();
+      assertThat(result.getStatus().isOk()).isTrue();
+    }
+    helper.run(() -> {});
+    assertThat(helper.subchannels).as("A76: no connection attempt while an endpoint is connecting")
         .allSatisfy(s -> assertThat(s.connectionRequests()).isZero());
+  }
+
+  @Test
+  void randomHashWithNothingConnectingAsksExactlyOneEndpointToConnect() {
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
+    PickResult result = helper.picker().pickSubchannel(FakeLbHelper.ARGS);
+    assertThat(result.getSubchannel()).isNull();
+    helper.run(() -> {});
+    assertThat(helper.subchannels).filteredOn(s -> s.connectionRequests() > 0).hasSize(1);
+  }
+
+  @Test
+  void hashedPickWaitsForTheFirstEndpointNotFailedEvenWithAReadyOneFurtherOn() {
+    // gRFC A61's walk: failed endpoints are skipped; the first one that is not failed decides.
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
+    List<InetSocketAddress> order = walkOrder(424242, 4);
+    helper.subchannel(order.get(0)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(1)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(2)).setState(IDLE);
+    helper.subchannel(order.get(2)).setState(CONNECTING);
+
+    PickResult result = helper.picker().pickSubchannel(withHash(424242));
+
+    assertThat(result.getSubchannel()).as("queued for the connecting endpoint, not sent to the READY one after it")
+        .isNull();
+    assertThat(result.getStatus().isOk()).isTrue();
+  }
+
+  @Test
+  void hashedPickAsksTheFirstIdleEndpointAfterFailedOnesToConnectAndWaitsForIt() {
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
+    List<InetSocketAddress> order = walkOrder(424242, 4);
+    helper.subchannel(order.get(0)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(1)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(2)).setState(IDLE);
+    int requests = helper.subchannel(order.get(2)).connectionRequests();
+
+    PickResult result = helper.picker().pickSubchannel(withHash(424242));
+    helper.run(() -> {});
+
+    assertThat(result.getSubchannel()).as("queued for the idle endpoint").isNull();
+    assertThat(helper.subchannel(order.get(2)).connectionRequests()).isEqualTo(requests + 1);
+  }
+
+  @Test
+  void hashedPickWithTwoFailedEndpointsAndOneConnectingQueuesRatherThanFails() {
+    // gRFC A61 replaced A42's walk (which failed the pick once the first two endpoints had failed
+    // and none was READY): the pick waits for the first endpoint that is not failed.
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3)));
+    List<InetSocketAddress> order = walkOrder(424242, 3);
+    helper.subchannel(order.get(0)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(1)).setState(TRANSIENT_FAILURE);
+    helper.subchannel(order.get(2)).setState(IDLE);
+    helper.subchannel(order.get(2)).setState(CONNECTING);
+    assertThat(helper.state()).isEqualTo(TRANSIENT_FAILURE); // two failed (A42's aggregation)
+
+    PickResult result = helper.picker().pickSubchannel(withHash(424242));
+
+    assertThat(result.getSubchannel()).isNull();
+    assertThat(result.getStatus().isOk()).as("queued, not failed: %s", result.getStatus()).isTrue();
+  }
+
+  @Test
+  void hashedPickFailsOnceEveryEndpointHasFailed() {
+    accept(RING, locality("a", 1, ep(1), ep(2)));
+    helper.subchannel(address(1)).fail(Status.UNAVAILABLE.withDescription("connection refused"));
+    helper.subchannel(address(2)).fail(Status.UNAVAILABLE.withDescription("connection refused"));
+
+    PickResult result = helper.picker().pickSubchannel(withHash(424242));
+
+    assertThat(result.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(result.getStatus().getDescription()).contains("connection refused");
+  }
+
+  /**
+   * The endpoints a pick with {@code hash} meets, in ring order: found by failing each endpoint
+   * the pick lands on in turn, then making them all READY again.
+   */
+  private List<InetSocketAddress> walkOrder(long hash, int endpoints) {
+    helper.readyAll();
+    List<InetSocketAddress> order = new ArrayList<>();
+    for (int i = 0; i < endpoints; i++) {
+      InetSocketAddress next = picked(withHash(hash));
+      order.add(next);
+      helper.subchannel(next).setState(TRANSIENT_FAILURE);
+    }
+    for (InetSocketAddress address : order) {
+      helper.subchannel(address).setState(READY);
+    }
+    assertThat(order).doesNotHaveDuplicates();
+    return order;
+  }
+
+  @Test
+  void endpointMovedToAnotherLocalityKeepsItsSubchannelAndItsLocalityMovesWithIt() {
+    accept(RING, locality("a", 1, ep(1), ep(2)), locality("b", 1, ep(3)));
+    FakeSubchannel one = helper.subchannel(address(1));
+    assertThat(one.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("a"));
+
+    accept(RING, locality("a", 1, ep(2)), locality("b", 1, ep(1), ep(3)));
+
+    assertThat(helper.subchannel(address(1))).isSameAs(one);
+    assertThat(one.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("b"));
+    assertThat(helper.subchannel(address(2)).getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("a"));
   }
 
   @Test

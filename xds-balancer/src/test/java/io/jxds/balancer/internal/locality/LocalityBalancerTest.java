@@ -6,6 +6,7 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import static io.jxds.balancer.testing.Endpoints.address;
 import static io.jxds.balancer.testing.Endpoints.endpoint;
 import static io.jxds.balancer.testing.Endpoints.locality;
+import static io.jxds.balancer.testing.Endpoints.zone;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -44,6 +45,20 @@ class LocalityBalancerTest {
     assertThat(a.connectionRequests()).isEqualTo(1);
     assertThat(b.isShutdown()).isTrue();
     assertThat(helper.subchannel(address(3))).isNotNull();
+  }
+
+  @Test
+  void endpointMovedToAnotherLocalityGetsThatLocalitysSubchannelTaggedWithIt() {
+    accept(locality("a", 1, endpoint(1), endpoint(2)), locality("b", 1, endpoint(3)));
+    FakeSubchannel inA = helper.subchannel(address(1));
+    assertThat(inA.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("a"));
+
+    accept(locality("a", 1, endpoint(2)), locality("b", 1, endpoint(1), endpoint(3)));
+
+    assertThat(inA.isShutdown()).isTrue();
+    FakeSubchannel inB = helper.subchannel(address(1));
+    assertThat(inB).isNotSameAs(inA);
+    assertThat(inB.getAttributes().get(EndpointLocality.KEY).get()).isEqualTo(zone("b"));
   }
 
   @Test
