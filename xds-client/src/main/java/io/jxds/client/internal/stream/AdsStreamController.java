@@ -112,6 +112,12 @@ public final class AdsStreamController {
 
     /** The stream closed: this server cannot answer until the next stream is up (gRFC A57). */
     void streamClosed(AdsStreamController controller);
+
+    /**
+     * A stream received its first response: the server answers (gRFC A71: what makes a
+     * higher-priority server serve again; a ready stream does not, even in delta).
+     */
+    void answered(AdsStreamController controller);
   }
 
   /**
@@ -335,6 +341,7 @@ public final class AdsStreamController {
       s.receivedResponse = true;
       nudges.reset();
       markConnected();
+      events.answered(this);
     }
     return true;
   }
