@@ -397,11 +397,11 @@ public final class AdsStreamController {
    * The stream waits for a connection and connecting failed: the stream stays (it starts once the
    * channel reconnects), but this is a failure like a stream that ended before any response.
    */
-  private void onConnectionFailure(Stream s) {
+  private void onConnectionFailure(Stream s, Status cause) {
     if (s != stream || s.ready || shutdown) {
       return;
     }
-    reportFailure(Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)"));
+    reportFailure(cause);
     nudges.connectFailed(() -> s == stream && !s.ready);
   }
 
@@ -480,8 +480,8 @@ public final class AdsStreamController {
     }
 
     @Override
-    public void onConnectionFailure() {
-      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
+    public void onConnectionFailure(Status cause) {
+      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this, cause));
     }
   }
 
