@@ -9,6 +9,7 @@ import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.BuilderInternals;
+import io.jxds.client.internal.DurationFormat;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
 import io.jxds.client.internal.metrics.Telemetry;
 import io.jxds.client.internal.stream.AdsServer;
@@ -152,7 +153,7 @@ public final class XdsClientBuilder {
    */
   public XdsClientBuilder resourceTimeout(Duration timeout) {
     if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("resourceTimeout must be positive, got " + timeout);
+      throw new IllegalArgumentException("resourceTimeout must be positive, got " + DurationFormat.format(timeout));
     }
     this.resourceTimeout = timeout;
     return this;
@@ -172,7 +173,8 @@ public final class XdsClientBuilder {
    */
   public XdsClientBuilder cacheRetention(Duration retention) {
     if (retention.isNegative()) {
-      throw new IllegalArgumentException("cacheRetention must not be negative, got " + retention);
+      throw new IllegalArgumentException(
+          "cacheRetention must not be negative, got " + DurationFormat.format(retention));
     }
     this.cacheRetention = retention;
     return this;

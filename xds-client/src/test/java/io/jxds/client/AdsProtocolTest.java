@@ -470,6 +470,59 @@ class AdsProtocolTest {
     assertThat(status(CLUSTER_TYPE_URL, "b").state()).isEqualTo(ResourceState.REQUESTED);
   }
 
+  /**
+   * A name with nothing cached that is missing from the response to the request naming it does
+   * not exist now (a mistyped cluster fails at once): waiting out the resource timeout protects
+   * only values the client already had.
+   */
+  @Test
+  void uncachedNameMissingFromTheResponseToItsRequestDoesNotExistAtOnce() {
+    newClient();
+    RecordingWatcher<TestCluster> typo = watchCluster("paymnets");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("payments")));
+
+    assertThat(typo.events()).containsExactly(new DoesNotExist("paymnets"));
+    assertThat(status(CLUSTER_TYPE_URL, "paymnets").state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+    assertThat(status(CLUSTER_TYPE_URL, "paymnets").lastError()).hasValueSatisfying(
+        why -> assertThat(why).contains("version \"1\"").doesNotContain("within"));
+  }
+
+  @Test
+  void uncachedNameAddedLaterIsAnsweredByTheResponseThatKeepsTheVersion() {
+    newClient();
+    watchCluster("payments");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("payments")));
+    RecordingWatcher<TestCluster> typo = watchCluster("paymnets");
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("payments", "paymnets");
+
+    // Nothing changed at the server: a response at the same version answers the request.
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n2", cluster("payments")));
+
+    assertThat(typo.events()).containsExactly(new DoesNotExist("paymnets"));
+  }
+
+  @Test
+  void newVersionPushedBeforeTheServerSawTheRequestDoesNotAnswerIt() {
+    newClient();
+    watchCluster("a");
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a")));
+    RecordingWatcher<TestCluster> b = watchCluster("b");
+
+    // Version 2 may have left the server before the request naming "b" arrived (a server drops
+    // a request carrying a stale nonce): its absence proves nothing yet.
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a")));
+    assertThat(b.events()).isEmpty();
+    assertThat(status(CLUSTER_TYPE_URL, "b").state()).isEqualTo(ResourceState.REQUESTED);
+
+    // Its ACK names "b"; the answer to it, at the same version, lacks it.
+    assertThat(call.lastRequest().getResourceNamesList()).contains("b");
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n3", cluster("a")));
+    assertThat(b.events()).containsExactly(new DoesNotExist("b"));
+  }
+
   // ---- does-not-exist timer ----
 
   @Test
@@ -544,9 +597,9 @@ class AdsProtocolTest {
   void streamCloseStopsTimersAndReconnectRearmsOnlyNamesWithoutAResult() {
     newClient();
     RecordingWatcher<TestCluster> a = watchCluster("a");
-    RecordingWatcher<TestCluster> b = watchCluster("b");
     ScriptedCall call = transport.last().ready();
-    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"))); // b's timer still pending
+    RecordingWatcher<TestCluster> b = watchCluster("b"); // after the stream's first request
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"))); // not an answer for b: its timer runs
     clock.forwardTime(10, TimeUnit.SECONDS);
     call.close(Status.UNAVAILABLE.withDescription("recycled"));
 

@@ -287,4 +287,99 @@ class DeltaProtocolTest {
         e -> assertThat(e.status().getDescription()).contains("version \"2\" rejected", "resource \"a\""));
     assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().version()).isEqualTo("1");
   }
+
+  /**
+   * {@code removed_resources} is a deletion whether or not the name is watched at that moment: a
+   * wildcard server (java-control-plane's delta Cluster) tells a client that holds a name
+   * unwatched of its deletion, and sends nothing when the name is watched again.
+   */
+  @Test
+  void removalReceivedWhileTheValueIsRetainedIsADeletion() {
+    ScriptedDeltaCall call = watchedThenRetained("a");
+    call.respond(response(CLUSTER_TYPE_URL, "n2", List.of(), "a"));
+
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+    clock.forwardTime(20, TimeUnit.SECONDS);
+
+    assertThat(again.events()).containsExactly(new DoesNotExist("a"));
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().state())
+        .isEqualTo(ResourceState.DOES_NOT_EXIST);
+  }
+
+  /**
+   * What a wildcard server sent for a name nobody watched is current only while the stream that
+   * sent it lives: a new stream's initial_resource_versions does not name it (it is not
+   * watched), so that server never tells the client of its deletion.
+   */
+  @Test
+  void resourceAWildcardServerSentUnwatchedDoesNotOutliveItsStream() {
+    watchCluster("a");
+    ScriptedDeltaCall call = transport.lastDelta().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"), cluster("b", "1"))));
+    call.close(Status.UNAVAILABLE); // after a response: recycled, reconnect after the backoff
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+    assertThat(next.lastRequest().getInitialResourceVersionsMap()).isEqualTo(Map.of("a", "1"));
+
+    // "b" was deleted meanwhile; the new stream's server does not know the client ever had it.
+    RecordingWatcher<TestCluster> b = watchCluster("b");
+    assertThat(next.lastRequest().getResourceNamesSubscribeList()).containsExactly("b");
+    clock.forwardTime(15, TimeUnit.SECONDS);
+
+    assertThat(b.events()).containsExactly(new DoesNotExist("b"));
+  }
+
+  /**
+   * A retained value outlives the stream that sent it (a channel waking while the control plane
+   * is away still routes), but once watched again on a new stream, which was not told the client
+   * holds it, it must be sent again: if the server sends nothing within the resource timeout, it
+   * no longer exists.
+   */
+  @Test
+  void retainedValueWatchedAgainOnANewStreamThatDoesNotSendItDoesNotExist() {
+    ScriptedDeltaCall call = watchedThenRetained("a");
+    call.close(Status.UNAVAILABLE);
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    watchCluster("other");
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+    assertThat(next.lastRequest().getInitialResourceVersionsMap()).isEmpty();
+
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+    assertThat(again.updates()).extracting(TestCluster::name).containsExactly("a"); // at once, from the cache
+    clock.forwardTime(15, TimeUnit.SECONDS);
+
+    assertThat(again.last()).isEqualTo(new DoesNotExist("a"));
+  }
+
+  @Test
+  void retainedValueWatchedAgainOnANewStreamThatSendsItStays() {
+    ScriptedDeltaCall call = watchedThenRetained("a");
+    call.close(Status.UNAVAILABLE);
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    watchCluster("other");
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+    next.respond(response(CLUSTER_TYPE_URL, "n2", List.of(cluster("a", "1"))));
+    clock.forwardTime(20, TimeUnit.SECONDS);
+
+    assertThat(again.events()).hasSize(1).allMatch(e -> e instanceof Update<?>);
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
+  }
+
+  @Test
+  void retainedValueWatchedAgainBeforeTheNextStreamIsNamedInItsInitialVersionsAndStays() {
+    ScriptedDeltaCall call = watchedThenRetained("a");
+    call.close(Status.UNAVAILABLE);
+    RecordingWatcher<TestCluster> again = watchCluster("a"); // while no stream is up
+
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+    // Told the client holds version "1", the server would send its change or removal.
+    assertThat(next.lastRequest().getInitialResourceVersionsMap()).isEqualTo(Map.of("a", "1"));
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
+    clock.forwardTime(20, TimeUnit.SECONDS);
+
+    assertThat(again.events()).hasSize(1).allMatch(e -> e instanceof Update<?>);
+  }
 }

@@ -244,14 +244,35 @@ class FakeAdsServerProtocolTest {
     server().setClusters(cluster("a"));
     newClient(b -> b.resourceTimeout(Duration.ofSeconds(2)));
     watch(TestTypes.CLUSTER, "a");
+    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().holdResponses(); // the control plane stops answering
     RecordingWatcher<TestCluster> ghost = watch(TestTypes.CLUSTER, "ghost");
     server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    assertThat(ghost.events()).isEmpty(); // missing from the response, but its timer is pending
+    assertThat(ghost.events()).isEmpty(); // no answer yet: its timer decides
     Poll.until("timer armed", () -> clock.numPendingTasks() == 1);
     clock.forwardTime(2, TimeUnit.SECONDS);
     // The timer hands over to the client's sync context, which a transport thread may be draining.
     Poll.until("does not exist", () -> !ghost.events().isEmpty());
     assertThat(ghost.events()).containsExactly(new DoesNotExist("ghost"));
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "ghost").orElseThrow().lastError())
+        .hasValueSatisfying(why -> assertThat(why).startsWith("not received within 2 s:"));
+  }
+
+  /**
+   * A mistyped cluster fails as soon as the control plane answers the request naming it with a
+   * response that lacks it, not after the resource timeout (no clock moves here).
+   */
+  @Test
+  void nameMissingFromTheAnswerToTheRequestNamingItDoesNotExistAtOnce() {
+    server().setClusters(cluster("payments"));
+    newClient(b -> {});
+    watch(TestTypes.CLUSTER, "payments");
+    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    RecordingWatcher<TestCluster> typo = watch(TestTypes.CLUSTER, "paymnets");
+
+    Poll.until("does not exist", WAIT, () -> !typo.events().isEmpty());
+    assertThat(typo.events()).containsExactly(new DoesNotExist("paymnets"));
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "paymnets").orElseThrow().lastError())
+        .hasValueSatisfying(why -> assertThat(why).contains("answer to the request naming it"));
   }
 }

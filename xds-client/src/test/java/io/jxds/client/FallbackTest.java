@@ -5,9 +5,12 @@ import static io.jxds.client.TestTypes.response;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.jxds.client.RecordingWatcher.Error;
 import io.jxds.client.ScriptedTransport.ScriptedCall;
+import io.jxds.client.ScriptedTransport.ScriptedDeltaCall;
 import io.jxds.client.TestTypes.TestCluster;
 import io.jxds.testing.FakeClock;
 import io.jxds.testing.XdsResources;
@@ -137,5 +140,63 @@ class FallbackTest {
     assertThat(a.last()).isInstanceOf(RecordingWatcher.DoesNotExist.class);
     primary.last().close(Status.UNAVAILABLE);
     assertThat(fallback.calls).isEmpty();
+  }
+
+  /**
+   * gRFC A71: the lower-priority server is closed only once a resource arrives from the higher
+   * one. A delta stream counts as connected when it is ready (a delta server with nothing new
+   * need not answer), but a proxy in front of a dead control plane makes it ready too.
+   */
+  @Test
+  void deltaPrimaryWhoseStreamIsReadyButSendsNothingDoesNotReplaceTheFallback() {
+    ScriptedTransport deltaPrimary = new ScriptedTransport();
+    ScriptedTransport sotwFallback = new ScriptedTransport();
+    try (DefaultXdsClient c = deltaPrimary.clientBuilder(clock, Node.newBuilder().setId("n").build())
+        .deltaXds(true)
+        .addFallbackTransport(sotwFallback, false)
+        .build()) {
+      RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
+      c.watch(TestTypes.CLUSTER, "a", a, DIRECT);
+      deltaPrimary.lastDelta().close(Status.UNAVAILABLE.withDescription("connection refused"));
+      ScriptedCall onFallback = sotwFallback.last().ready();
+      onFallback.respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "from-fallback")));
+
+      clock.forwardTime(2, TimeUnit.SECONDS); // the primary retries after its backoff
+      ScriptedDeltaCall back = deltaPrimary.lastDelta().ready(); // a proxy accepts the connection
+      assertThat(onFallback.cancelled).as("the primary has sent nothing yet").isNull();
+      back.close(Status.UNAVAILABLE.withDescription("upstream connect error"));
+
+      assertThat(onFallback.cancelled).isNull();
+      onFallback.respond(response(CLUSTER_TYPE_URL, "f2", "n2", cluster("a", "fallback-2")));
+      assertThat(a.updates()).extracting(TestCluster::edsServiceName)
+          .containsExactly("from-fallback", "fallback-2");
+      assertThat(c.status().connected()).isTrue();
+
+      // Once the primary sends something, it serves and the fallback is closed.
+      clock.forwardTime(5, TimeUnit.SECONDS);
+      ScriptedDeltaCall answering = deltaPrimary.lastDelta().ready();
+      answering.respond(DeltaDiscoveryResponse.newBuilder()
+          .setTypeUrl(CLUSTER_TYPE_URL)
+          .setNonce("p1")
+          .addResources(Resource.newBuilder().setName("a").setVersion("1").setResource(cluster("a", "from-primary")))
+          .build());
+      assertThat(onFallback.cancelled).as("fallback stream closed").isNotNull();
+      assertThat(a.updates()).extracting(TestCluster::edsServiceName).last().isEqualTo("from-primary");
+    }
+  }
+
+  @Test
+  void stateOfTheWorldPrimaryWhoseStreamIsReadyButSendsNothingDoesNotReplaceTheFallback() {
+    RecordingWatcher<TestCluster> a = watch("a");
+    primary.last().close(Status.UNAVAILABLE);
+    ScriptedCall onFallback = fallback.last().ready();
+    onFallback.respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "from-fallback")));
+
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    primary.last().ready().close(Status.UNAVAILABLE.withDescription("upstream connect error"));
+
+    assertThat(onFallback.cancelled).isNull();
+    onFallback.respond(response(CLUSTER_TYPE_URL, "f2", "n2", cluster("a", "fallback-2")));
+    assertThat(a.updates()).extracting(TestCluster::edsServiceName).containsExactly("from-fallback", "fallback-2");
   }
 }

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * stream fails to start, and the size of what a NACK sends back.
  */
 class StreamLifecycleTest {
+  private static final Status REFUSED =
+      Status.UNAVAILABLE.withDescription("cannot connect: connection refused");
   private static final Node NODE = Node.newBuilder().setId("node-1").build();
 
   private final FakeClock clock = new FakeClock();
@@ -166,7 +168,7 @@ class StreamLifecycleTest {
     client.watch(TestTypes.CLUSTER, "a", a, Runnable::run);
     ScriptedCall call = transport.last();
 
-    call.listener.onConnectionFailure();
+    call.listener.onConnectionFailure(REFUSED);
 
     assertThat(a.errors()).hasSize(1);
     assertThat(a.errors().get(0).getDescription())
@@ -195,7 +197,7 @@ class StreamLifecycleTest {
     newClient(b -> {});
     watchCluster("a");
     ScriptedCall call = transport.last();
-    call.listener.onConnectionFailure();
+    call.listener.onConnectionFailure(REFUSED);
     clock.forwardTime(30, TimeUnit.SECONDS); // waiting for the channel
     call.ready();
     call.close(Status.UNAVAILABLE.withDescription("reset by peer")); // failed once connected
@@ -213,14 +215,14 @@ class StreamLifecycleTest {
     List<Long> nudgedAtMillis = new ArrayList<>();
     nudgeable.onReconnect = () -> {
       nudgedAtMillis.add(TimeUnit.NANOSECONDS.toMillis(clock.nanoTime()));
-      call.listener.onConnectionFailure(); // the attempt it caused failed too
+      call.listener.onConnectionFailure(REFUSED); // the attempt it caused failed too
       return true;
     };
-    call.listener.onConnectionFailure();
+    call.listener.onConnectionFailure(REFUSED);
     // The channel's own attempts keep failing for ten minutes.
     for (int second = 1; second <= 600; second++) {
       clock.forwardTime(1, TimeUnit.SECONDS);
-      call.listener.onConnectionFailure();
+      call.listener.onConnectionFailure(REFUSED);
     }
 
     assertThat(nudgedAtMillis).containsExactly(250L, 650L, 1290L, 2314L);
@@ -237,7 +239,7 @@ class StreamLifecycleTest {
       nudgedAtMillis.add(-1L);
       return true;
     };
-    second.listener.onConnectionFailure();
+    second.listener.onConnectionFailure(REFUSED);
     clock.forwardTime(250, TimeUnit.MILLISECONDS);
     assertThat(nudgedAtMillis).hasSize(5);
   }
@@ -247,10 +249,10 @@ class StreamLifecycleTest {
     newClient(b -> {});
     watchCluster("a");
     ScriptedCall call = transport.last();
-    call.listener.onConnectionFailure();
+    call.listener.onConnectionFailure(REFUSED);
     assertThat(clock.numPendingTasks()).isEqualTo(1);
     clock.forwardTime(1, TimeUnit.SECONDS); // asked: ScriptedTransport says it cannot
-    call.listener.onConnectionFailure();
+    call.listener.onConnectionFailure(REFUSED);
     assertThat(clock.numPendingTasks()).isZero();
   }
 

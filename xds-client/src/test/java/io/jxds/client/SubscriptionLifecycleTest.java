@@ -401,6 +401,6 @@ class SubscriptionLifecycleTest {
     call.respond(response(CLUSTER_TYPE_URL, "2", "n2", cluster("a")));
     clock.forwardTime(15, TimeUnit.SECONDS);
     assertThat(c.events()).containsExactly(new DoesNotExist("c"));
-    assertThat(status("c").orElseThrow().lastError()).hasValue("not received within PT15S");
+    assertThat(status("c").orElseThrow().lastError()).hasValue("not received within 15 s");
   }
 }

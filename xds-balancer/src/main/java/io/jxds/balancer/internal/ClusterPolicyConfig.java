@@ -1,6 +1,7 @@
 package io.jxds.balancer.internal;
 
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -28,10 +29,11 @@ public record ClusterPolicyConfig(String cluster, Duration failoverTimeout, Dura
       throw new IllegalArgumentException("cluster must not be empty");
     }
     if (failoverTimeout.isNegative() || failoverTimeout.isZero()) {
-      throw new IllegalArgumentException("failoverTimeout must be positive, got " + failoverTimeout);
+      throw new IllegalArgumentException(
+          "failoverTimeout must be positive, got " + DurationFormat.format(failoverTimeout));
     }
     if (childRetention.isNegative()) {
-      throw new IllegalArgumentException("childRetention must be >= 0, got " + childRetention);
+      throw new IllegalArgumentException("childRetention must be >= 0, got " + DurationFormat.format(childRetention));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.jxds.client.bootstrap;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +56,12 @@ public record Bootstrap(
       throw new IllegalArgumentException("servers must not be empty");
     }
     if (resourceTimeout.isNegative() || resourceTimeout.isZero()) {
-      throw new IllegalArgumentException("resourceTimeout must be positive, got " + resourceTimeout);
+      throw new IllegalArgumentException(
+          "resourceTimeout must be positive, got " + DurationFormat.format(resourceTimeout));
     }
     if (clientRetention.isNegative()) {
-      throw new IllegalArgumentException("clientRetention must not be negative, got " + clientRetention);
+      throw new IllegalArgumentException(
+          "clientRetention must not be negative, got " + DurationFormat.format(clientRetention));
     }
   }
 

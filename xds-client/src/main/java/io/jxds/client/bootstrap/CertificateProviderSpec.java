@@ -1,5 +1,6 @@
 package io.jxds.client.bootstrap;
 
+import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,7 +47,8 @@ public record CertificateProviderSpec(
       throw new IllegalArgumentException("certificate_file and private_key_file, or ca_certificate_file, is required");
     }
     if (refreshInterval.isNegative() || refreshInterval.isZero()) {
-      throw new IllegalArgumentException("refresh_interval must be positive, got " + refreshInterval);
+      throw new IllegalArgumentException(
+          "refresh_interval must be positive, got " + DurationFormat.format(refreshInterval));
     }
   }
 

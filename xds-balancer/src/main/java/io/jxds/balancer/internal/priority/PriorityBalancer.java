@@ -15,6 +15,7 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -336,7 +337,7 @@ public final class PriorityBalancer extends LoadBalancer {
       return;
     }
     logger.info("cluster {}: {} not READY within {}; starting the next priority",
-        config.clusterName(), child.name, config.failoverTimeout());
+        config.clusterName(), child.name, DurationFormat.format(config.failoverTimeout()));
     choosePriority();
   }
 
@@ -346,7 +347,7 @@ public final class PriorityBalancer extends LoadBalancer {
       return;
     }
     logger.debug("{}: closing {}, unused for {}", config.clusterName(), child.name,
-        config.childRetention());
+        DurationFormat.format(config.childRetention()));
     children.remove(child.name);
     child.shutdown();
   }
@@ -414,7 +415,8 @@ public final class PriorityBalancer extends LoadBalancer {
       if (deactivated) {
         return;
       }
-      logger.debug("{}: deactivating {} for {}", config.clusterName(), name, config.childRetention());
+      logger.debug("{}: deactivating {} for {}", config.clusterName(), name,
+          DurationFormat.format(config.childRetention()));
       deactivated = true;
       // The failover timer keeps running (A56, as grpc-java): one that fires while the child is
       // deactivated is ignored, but a child reactivated before then keeps its remaining time.

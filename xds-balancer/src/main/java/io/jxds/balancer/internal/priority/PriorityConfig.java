@@ -1,6 +1,7 @@
 package io.jxds.balancer.internal.priority;
 
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -34,10 +35,11 @@ public record PriorityConfig(
       throw new IllegalArgumentException("clusterName must not be empty");
     }
     if (failoverTimeout.isNegative() || failoverTimeout.isZero()) {
-      throw new IllegalArgumentException("failoverTimeout must be positive, got " + failoverTimeout);
+      throw new IllegalArgumentException(
+          "failoverTimeout must be positive, got " + DurationFormat.format(failoverTimeout));
     }
     if (childRetention.isNegative()) {
-      throw new IllegalArgumentException("childRetention must be >= 0, got " + childRetention);
+      throw new IllegalArgumentException("childRetention must be >= 0, got " + DurationFormat.format(childRetention));
     }
     priorities = List.copyOf(priorities);
   }

@@ -62,7 +62,7 @@ class CdsBalancerTest {
   @Test
   void clusterThatNeverArrivedFailsWithTheReasonTheClientKnows() {
     accept();
-    String why = "not received within PT15S: no CDS response at all since it was requested";
+    String why = "not received within 15 s: no CDS response at all since it was requested";
     xds.statuses(new ResourceStatus(ResourceTypes.CLUSTER_TYPE_URL, "payments", "",
         ResourceState.DOES_NOT_EXIST, Optional.empty(), Optional.of(why)));
 

@@ -13,6 +13,7 @@ import io.jxds.api.ResourceWatcher;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.internal.ResourceDecoding;
 import io.jxds.api.internal.UnpackedResource;
+import io.jxds.client.internal.DurationFormat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,15 +40,17 @@ import org.slf4j.LoggerFactory;
  *       its index.
  *   <li>Watchers hear only real changes ({@code equals} on the model value); the version and the
  *       update time advance anyway.
- *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name missing
- *       from a response was deleted, unless its does-not-exist timer is still pending (too early
- *       to tell), the server has {@code ignore_resource_deletion} (gRFC A53: keep it, warn once),
- *       the response holds an {@code Any} whose name cannot be read (it may be the missing one),
- *       or it is the stream's first response of the type (a restarted control plane may not have
- *       its whole state yet). In that last case the deletion is postponed, not dropped: it is
- *       concluded once the name has been missing for the resource timeout, counted from when it
- *       was first seen missing (across streams), by a timer or by the next response that still
- *       lacks it.
+ *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name with
+ *       nothing cached that is missing from the response answering the request naming it does
+ *       not exist (which response answers which request: AnsweredRequest, in the stream
+ *       package). A name with a value missing from a response was deleted, unless its
+ *       does-not-exist timer is still pending (too early to tell), the server has {@code
+ *       ignore_resource_deletion} (gRFC A53: keep it, warn once), the response holds an {@code
+ *       Any} whose name cannot be read (it may be the missing one), or it is the stream's first
+ *       response of the type (a restarted control plane may not have its whole state yet). In
+ *       that last case the deletion is postponed, not dropped: it is concluded once the name has
+ *       been missing for the resource timeout, counted from when it was first seen missing
+ *       (across streams), by a timer or by the next response that still lacks it.
  *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
  *       for subscribed names still waiting for an answer since they were (re)subscribed; stopped
  *       by data, a NACK, an absence, the last cancel or a stream close (gRFC A57).
@@ -64,9 +67,12 @@ import org.slf4j.LoggerFactory;
  *       of the type is watched (the next request replaces the standing one) or the stream ends;
  *       held names then become retained or are forgotten.
  *   <li>Delta responses ({@link #handleDeltaResponse}): a name left out is unchanged, {@code
- *       removed_resources} deletes, each resource has its own version, and nothing is held (the
- *       stream unsubscribes names explicitly). Resources a wildcard server sends for names nobody
- *       watches are kept undecoded and applied when the name is watched.
+ *       removed_resources} deletes (a retained value too), each resource has its own version, and
+ *       nothing is held (the stream unsubscribes names explicitly). Resources a wildcard server
+ *       sends for names nobody watches are kept undecoded and applied when the name is watched. A
+ *       value is current while the stream that sent it, or was told of it in {@code
+ *       initial_resource_versions}, lives ({@link #deltaStreamEnded}); a retained value watched
+ *       again after that must be sent again within the resource timeout, or it does not exist.
  *   <li>A watcher of a name without data added while the ADS stream is failing hears the
  *       stream's error at once, not only at the next failed attempt (up to 120 s later).
  * </ul>
@@ -183,19 +189,25 @@ public final class ResourceCache {
       typeCache.subscribe(entry);
     } else if (!entry.subscribed()) {
       // Delta versions are per resource: the retained value is at the version the client ACKed,
-      // and a server that still has it need not send it again (java-control-plane does not).
-      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion() : entry.version());
+      // and a live stream that sent it need not send it again (java-control-plane does not). A
+      // value whose stream has ended must be sent again by the server now serving, which was not
+      // told the client holds it: until then it is only REQUESTED (see onDoesNotExistTimer).
+      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion()
+          : entry.vouched() ? entry.version() : "");
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
+    if (nameAdded) {
+      entry.subscribedAt(typeCache.nextSubscriptionMark());
+    }
     entry.watchers.add(registration);
     int queued = pending.size();
-    Resource kept = typeCache.takeUnwatched(name);
+    TypeCache.Kept kept = typeCache.takeUnwatched(name);
     boolean told = false;
     if (kept != null) {
       // Sent earlier by a delta server that will not send it again (see applyDelta).
-      Applying applying = new Applying(++responseSequence, clock.instant(), null, null);
-      applyResource(typeCache, kept.getResource(), 0, kept.getVersion(), applying);
+      Applying applying = new Applying(++responseSequence, clock.instant(), null, kept.server(), kept.stream());
+      applyResource(typeCache, kept.resource().getResource(), 0, kept.resource().getVersion(), applying);
       // A valid kept value that changed reached the watcher as an update. A rejected one reached
       // it as an error only: the last good value, told below, goes ahead of that error.
       told = applying.valid > 0 && pending.size() > queued;
@@ -278,7 +290,7 @@ public final class ResourceCache {
               TimeUnit.NANOSECONDS,
               scheduler));
       log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
-          cacheRetention);
+          DurationFormat.format(cacheRetention));
     } else if (!held) {
       typeCache.remove(entry);
       log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
@@ -343,9 +355,10 @@ public final class ResourceCache {
   /**
    * The version of every watched name of this type whose cached value came from {@code source}:
    * a new delta stream's {@code initial_resource_versions} (a version from another server means
-   * nothing to this one).
+   * nothing to this one). Told so, {@code stream} would send a change or removal of each: it
+   * vouches for them.
    */
-  public Map<String, String> cachedVersions(String typeUrl, Object source) {
+  public Map<String, String> cachedVersions(String typeUrl, Object source, Object stream) {
     TypeCache<?> t = types.get(typeUrl);
     Map<String, String> out = new HashMap<>();
     if (t != null) {
@@ -353,10 +366,38 @@ public final class ResourceCache {
         ResourceEntry<?> entry = t.entries.get(name);
         if (entry.value() != null && !entry.version().isEmpty() && entry.source() == source) {
           out.put(name, entry.version());
+          entry.vouchedBy(stream);
         }
       }
     }
+    if (!out.isEmpty()) {
+      listener.stateChanged(); // a value watched again may be ACKED now
+    }
     return out;
+  }
+
+  /**
+   * A delta stream ended. What it sent for names nobody watches is dropped, and the values it
+   * vouched for are no longer known to be current: the next stream's {@code
+   * initial_resource_versions} names only watched values, so its server would not send the
+   * removal of the others (a retained value watched again must then be sent again).
+   */
+  public void deltaStreamEnded(Object stream) {
+    for (TypeCache<?> t : types.values()) {
+      t.dropUnwatchedFrom(stream);
+      for (ResourceEntry<?> entry : t.entries.values()) {
+        entry.streamEnded(stream);
+      }
+    }
+  }
+
+  /**
+   * The latest mark of a name of this type going on the wire: a request written now names every
+   * watched name whose mark is at most this (see {@link #handleResponse}'s {@code answeredMark}).
+   */
+  public long subscriptionMark(String typeUrl) {
+    TypeCache<?> t = types.get(typeUrl);
+    return t == null ? 0 : t.subscriptionMark();
   }
 
   /** The subscription request for this type is on a ready stream: arm the missing timers. */
@@ -402,11 +443,22 @@ public final class ResourceCache {
         dispatch();
         return;
       }
+      // Delta: a value whose stream has ended was requested again from a server that was not
+      // told the client holds it; a server that has it sends it. (A live stream that vouches for
+      // it would have sent its change or removal: silence there means unchanged.)
+      if (entry.value() != null && !listener.stateOfTheWorld() && !entry.vouched()) {
+        String why = "not sent again within " + DurationFormat.format(resourceTimeout)
+            + " of being requested on a new stream";
+        log.info("{} resource \"{}\" no longer exists: {}", entry.type.shortName(), entry.name, why);
+        markAbsent(entry, why, null);
+        dispatch();
+        return;
+      }
       log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(),
-          entry.name, resourceTimeout);
+          entry.name, DurationFormat.format(resourceTimeout));
       return;
     }
-    String why = "not received within " + resourceTimeout;
+    String why = "not received within " + DurationFormat.format(resourceTimeout);
     if (!entry.responseSinceTimerArmed()) {
       why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
           + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
@@ -488,31 +540,36 @@ public final class ResourceCache {
    *
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
-   *     absence in it deletes nothing yet (a control plane that just restarted may answer before
-   *     it has its whole state)
+   *     absence in it deletes no cached value yet (a control plane that just restarted may answer
+   *     before it has its whole state)
+   * @param answeredMark the response answers a request that named every watched name whose
+   *     {@link #subscriptionMark} is at most this; -1 when it may answer none (a new version
+   *     pushed before the server saw the request): a name with nothing cached that such an answer
+   *     lacks does not exist
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response,
       CallbackTracker tracker,
       boolean firstOfTypeOnStream,
+      long answeredMark,
       Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || t.wireNames().isEmpty() || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream);
+    ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream, answeredMark);
     beforeCallbacks.accept(outcome);
     dispatch();
     return outcome;
   }
 
-  private <T> ResponseOutcome apply(
-      TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker, boolean firstOfTypeOnStream) {
+  private <T> ResponseOutcome apply(TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker,
+      boolean firstOfTypeOnStream, long answeredMark) {
     long sequence = ++responseSequence;
     t.countResponse();
     String version = response.getVersionInfo();
-    Applying applying = new Applying(sequence, clock.instant(), tracker, null);
+    Applying applying = new Applying(sequence, clock.instant(), tracker, null, null);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       applyResource(t, resources.get(i), i, version, applying);
@@ -525,11 +582,22 @@ public final class ResourceCache {
         }
         if (entry.wasSeenIn(sequence)) {
           entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (applying.unnamedFailure || entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
+        } else if (applying.unnamedFailure) {
+          continue; // the unreadable resource may be this one
+        } else if (entry.value() == null && !entry.absent() && entry.subscribed()
+            && entry.subscribedMark() <= answeredMark) {
+          // Nothing cached, and this is the answer to a request naming it: it does not exist now
+          // (waiting out the timer, or the postponement of a first response, protects only values
+          // the client already had).
+          String why = "not in the control plane's answer to the request naming it (version \"" + version + "\")";
+          log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
+          markAbsent(entry, why, tracker);
+        } else if (entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
           // Absence proves nothing yet; a postponed deletion keeps waiting. A name awaiting its
           // answer is either on the wire with its does-not-exist timer running (the response may
-          // answer an earlier request) or not sent at all: subscriptions wait for the end of the
-          // turn, and a response handled before then answers a request that did not name it.
+          // answer an earlier request, or be a push the server sent before it saw the request) or
+          // not sent at all: subscriptions wait for the end of the turn, and a response handled
+          // before then answers a request that did not name it.
           continue;
         } else if (firstOfTypeOnStream) {
           postponeDeletion(entry, tracker);
@@ -551,6 +619,7 @@ public final class ResourceCache {
   public ResponseOutcome handleDeltaResponse(
       DeltaDiscoveryResponse response,
       Object source,
+      Object stream,
       CallbackTracker tracker,
       Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
@@ -558,16 +627,16 @@ public final class ResourceCache {
     if (t == null || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = applyDelta(t, response, source, tracker);
+    ResponseOutcome outcome = applyDelta(t, response, source, stream, tracker);
     beforeCallbacks.accept(outcome);
     dispatch();
     return outcome;
   }
 
   private <T> ResponseOutcome applyDelta(
-      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, CallbackTracker tracker) {
+      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, Object stream, CallbackTracker tracker) {
     t.countResponse();
-    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source);
+    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source, stream);
     List<Resource> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       Resource resource = resources.get(i);
@@ -578,14 +647,16 @@ public final class ResourceCache {
         // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
         // Listener in java-control-plane's delta ADS) now believes the client holds it and will
         // not send it again when the name is subscribed: keep the bytes for that watch.
-        t.keepUnwatched(resource);
+        t.keepUnwatched(resource, source, stream);
         continue;
       }
       applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
     }
     for (String name : response.getRemovedResourcesList()) {
       t.dropUnwatched(name);
-      ResourceEntry<T> entry = onWire(t, name);
+      // A deletion whether or not the name is watched now: a wildcard server tells a client that
+      // holds a value unwatched, and will say nothing more when the name is watched again.
+      ResourceEntry<T> entry = t.entries.get(name);
       if (entry != null) {
         onDeleted(entry, tracker);
       }
@@ -601,17 +672,20 @@ public final class ResourceCache {
     final CallbackTracker tracker;
     /** The server the response came from (delta), or null. */
     final Object source;
+    /** The stream the response came on (delta), or null. */
+    final Object stream;
     List<String> errors;
     /** Resources validated and cached (A78's resource_updates_valid). */
     int valid;
     /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
     boolean unnamedFailure;
 
-    Applying(long sequence, Instant now, CallbackTracker tracker, Object source) {
+    Applying(long sequence, Instant now, CallbackTracker tracker, Object source, Object stream) {
       this.sequence = sequence;
       this.now = now;
       this.tracker = tracker;
       this.source = source;
+      this.stream = stream;
     }
 
     void error(String error) {
@@ -688,7 +762,7 @@ public final class ResourceCache {
   private <T> void accept(ResourceEntry<T> entry, T value, String version, Any raw, Applying applying) {
     CallbackTracker tracker = applying.tracker;
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, applying.now, applying.source, raw);
+    boolean changed = entry.accept(value, version, applying.now, applying.source, applying.stream, raw);
     if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }

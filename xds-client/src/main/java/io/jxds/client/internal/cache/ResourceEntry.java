@@ -33,6 +33,14 @@ final class ResourceEntry<T> {
   private String version = "";
   /** Which server sent {@link #value} (delta: its version means something only to that one). */
   private Object source;
+  /**
+   * Delta: the live stream that knows the client holds {@link #value} (it sent it, or was told
+   * so in {@code initial_resource_versions}), so it would send the value's change or removal;
+   * null once that stream has ended, or for state of the world.
+   */
+  private Object vouchingStream;
+  /** {@link TypeCache#nextSubscriptionMark()} when the name last went on the wire. */
+  private long subscribedMark;
   private ResourceState state = ResourceState.REQUESTED;
   /** The control plane said it does not exist (timer or SotW deletion). */
   private boolean absent;
@@ -101,6 +109,40 @@ final class ResourceEntry<T> {
     return source;
   }
 
+  /** Delta: whether a live stream knows the client holds the value (see {@link #vouchingStream}). */
+  boolean vouched() {
+    return vouchingStream != null;
+  }
+
+  /**
+   * Delta: {@code stream} was told the client holds the value ({@code initial_resource_versions}),
+   * so it sends the value's change or removal: a value watched again and awaiting the server is
+   * as good as ACKED, like one watched all along.
+   */
+  void vouchedBy(Object stream) {
+    vouchingStream = stream;
+    if (value != null && state == ResourceState.REQUESTED) {
+      state = ResourceState.ACKED;
+      invalidateStatus();
+    }
+  }
+
+  /** Delta: {@code stream} ended; a value it vouched for is no longer known to be current. */
+  void streamEnded(Object stream) {
+    if (vouchingStream == stream) {
+      vouchingStream = null;
+    }
+  }
+
+  long subscribedMark() {
+    return subscribedMark;
+  }
+
+  /** The name goes (back) on the wire now; {@code mark} orders it among the type's requests. */
+  void subscribedAt(long mark) {
+    subscribedMark = mark;
+  }
+
   ResourceState state() {
     return state;
   }
@@ -133,11 +175,12 @@ final class ResourceEntry<T> {
   }
 
   /**
-   * A valid value arrived from {@code from}, {@code rawValue} as the server sent it. Returns whether
-   * it differs from the cached one.
+   * A valid value arrived from {@code from} (delta: on {@code stream}; null in state of the world),
+   * {@code rawValue} as the server sent it. Returns whether it differs from the cached one.
    */
-  boolean accept(T newValue, String newVersion, Instant now, Object from, Any rawValue) {
+  boolean accept(T newValue, String newVersion, Instant now, Object from, Object stream, Any rawValue) {
     source = from;
+    vouchingStream = stream;
     confirming = false;
     cancelDoesNotExistTimer();
     clearMissing();
@@ -176,6 +219,7 @@ final class ResourceEntry<T> {
     clearMissing();
     value = null;
     raw = null;
+    vouchingStream = null;
     absent = true;
     state = ResourceState.DOES_NOT_EXIST;
     lastError = why;

@@ -29,9 +29,13 @@ final class TypeCache<T> {
   private List<String> heldNames = List.of();
   /**
    * Delta: resources a server sent for names nobody watched, undecoded (gRFC A46), by name; a
-   * server that treats the type as a wildcard will not send them again when one is watched.
+   * server that treats the type as a wildcard will not send them again when one is watched. Kept
+   * only while the stream that sent them lives: the next stream's {@code
+   * initial_resource_versions} does not name them, so that server would never send their removal.
    */
-  private final Map<String, Resource> unwatched = new HashMap<>();
+  private final Map<String, Kept> unwatched = new HashMap<>();
+  /** Counts names going on the wire; see {@link #nextSubscriptionMark()}. */
+  private long subscriptionMarks;
   /** Cached status() list; null after any entry changed. */
   private List<ResourceStatus> statuses;
   /** Responses of this type applied so far. */
@@ -86,8 +90,11 @@ final class TypeCache<T> {
     return !subscribedNames.isEmpty();
   }
 
-  void keepUnwatched(Resource resource) {
-    unwatched.put(resource.getName(), resource);
+  /** A delta resource sent for a name nobody watched, with the server and the stream that sent it. */
+  record Kept(Resource resource, Object server, Object stream) {}
+
+  void keepUnwatched(Resource resource, Object server, Object stream) {
+    unwatched.put(resource.getName(), new Kept(resource, server, stream));
   }
 
   void dropUnwatched(String name) {
@@ -95,8 +102,28 @@ final class TypeCache<T> {
   }
 
   /** The kept resource of a name now watched, or null; it is the entry's business from now on. */
-  Resource takeUnwatched(String name) {
+  Kept takeUnwatched(String name) {
     return unwatched.isEmpty() ? null : unwatched.remove(name);
+  }
+
+  /** A delta stream ended: what it sent for unwatched names is no longer known to be current. */
+  void dropUnwatchedFrom(Object stream) {
+    if (!unwatched.isEmpty()) {
+      unwatched.values().removeIf(k -> k.stream() == stream);
+    }
+  }
+
+  /**
+   * The next mark of a name going on the wire. Marks grow with each one, so a request (whose
+   * names are those subscribed so far) carries every name whose mark is at most the latest mark
+   * when it was written: see {@link ResourceCache#subscriptionMark}.
+   */
+  long nextSubscriptionMark() {
+    return ++subscriptionMarks;
+  }
+
+  long subscriptionMark() {
+    return subscriptionMarks;
   }
 
   /** The last watched names left: the request naming them stays standing. */

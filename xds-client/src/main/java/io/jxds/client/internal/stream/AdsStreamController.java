@@ -112,6 +112,12 @@ public final class AdsStreamController {
 
     /** The stream closed: this server cannot answer until the next stream is up (gRFC A57). */
     void streamClosed(AdsStreamController controller);
+
+    /**
+     * A stream received its first response: the server answers (gRFC A71: what makes a
+     * higher-priority server serve again; a ready stream does not, even in delta).
+     */
+    void answered(AdsStreamController controller);
   }
 
   /**
@@ -267,8 +273,16 @@ public final class AdsStreamController {
       }
       pendingTypes.clear();
       pendingNames.clear();
+      ended(s);
     }
     events.streamClosed(this);
+  }
+
+  /** A delta stream no longer vouches for what it sent (ResourceCache.deltaStreamEnded). */
+  private void ended(Stream s) {
+    if (delta) {
+      cache.deltaStreamEnded(s);
+    }
   }
 
   private void startStream() {
@@ -335,6 +349,7 @@ public final class AdsStreamController {
       s.receivedResponse = true;
       nudges.reset();
       markConnected();
+      events.answered(this);
     }
     return true;
   }
@@ -371,6 +386,7 @@ public final class AdsStreamController {
     }
     stream = null;
     nudges.cancel();
+    ended(s);
     events.streamClosed(this);
     if (shutdown || inactive) {
       return;
@@ -390,11 +406,11 @@ public final class AdsStreamController {
    * The stream waits for a connection and connecting failed: the stream stays (it starts once the
    * channel reconnects), but this is a failure like a stream that ended before any response.
    */
-  private void onConnectionFailure(Stream s) {
+  private void onConnectionFailure(Stream s, Status cause) {
     if (s != stream || s.ready || shutdown) {
       return;
     }
-    reportFailure(Status.UNAVAILABLE.withDescription("cannot connect (channel in TRANSIENT_FAILURE)"));
+    reportFailure(cause);
     nudges.connectFailed(() -> s == stream && !s.ready);
   }
 
@@ -473,8 +489,8 @@ public final class AdsStreamController {
     }
 
     @Override
-    public void onConnectionFailure() {
-      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this));
+    public void onConnectionFailure(Status cause) {
+      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this, cause));
     }
   }
 
@@ -482,6 +498,7 @@ public final class AdsStreamController {
   private final class SotwStream extends Stream implements AdsTransport.Listener {
     final Map<String, String> nonces = new HashMap<>();
     final Set<String> respondedTypes = new HashSet<>();
+    final Map<String, AnsweredRequest> answered = new HashMap<>();
     AdsTransport.Call sotwCall;
 
     SotwStream(long startNanos) {
@@ -534,13 +551,15 @@ public final class AdsStreamController {
         return;
       }
       nonces.put(typeUrl, response.getNonce());
+      long answeredMark =
+          answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).responded(response.getVersionInfo());
       CallbackTracker tracker = tracker(this);
       // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
       // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
       // the control plane's view of this client back. The next response still waits for every
       // callback (the tracker), so flow control is unchanged.
-      ResponseOutcome outcome =
-          cache.handleResponse(response, tracker, respondedTypes.add(typeUrl), o -> answer(response, o));
+      ResponseOutcome outcome = cache.handleResponse(
+          response, tracker, respondedTypes.add(typeUrl), answeredMark, o -> answer(response, o));
       if (outcome == null) {
         log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
       }
@@ -565,6 +584,7 @@ public final class AdsStreamController {
         template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
         namesTemplates.put(typeUrl, template);
       }
+      answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).sent(cache.subscriptionMark(typeUrl));
       DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
       if (takeNode()) {
         request.setNode(node);
@@ -619,7 +639,7 @@ public final class AdsStreamController {
               .addAllResourceNamesSubscribe(names)
               // The versions the client holds: a server need not resend them (xDS protocol,
               // "Incremental xDS": initial_resource_versions on a new stream).
-              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this));
+              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this, this));
       send(request, names.size(), 0);
       cache.startTimers(typeUrl);
     }
@@ -666,7 +686,7 @@ public final class AdsStreamController {
       CallbackTracker tracker = tracker(this);
       // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
       ResponseOutcome outcome =
-          cache.handleDeltaResponse(response, AdsStreamController.this, tracker, o -> answer(response, o));
+          cache.handleDeltaResponse(response, AdsStreamController.this, this, tracker, o -> answer(response, o));
       if (outcome == null) {
         // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
         // since a delta server waits for the answer to a nonce before it sends the next one.

@@ -77,7 +77,10 @@ public interface AdsTransport {
      * The call is waiting for a connection (it was started wait-for-ready) and connecting just
      * failed; the call stays open and starts once a connection is up. Only transports that hold
      * calls this way report it; others fail the call instead.
+     *
+     * @param cause why, as the transport tells it (a refused connection, an unknown host), for
+     *     logs and for watchers
      */
-    void onConnectionFailure();
+    void onConnectionFailure(Status cause);
   }
 }

@@ -3,6 +3,7 @@ package io.jxds.client.internal.stream;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -24,8 +25,8 @@ import java.util.function.Consumer;
  * reconnects, so the stream's retry backoff does not stack on top of the channel's reconnect
  * backoff. Such a call never fails while the channel is in {@code TRANSIENT_FAILURE}, so this
  * transport watches the channel and reports each failure to connect to the waiting call's
- * listener. On any other {@link Channel} a call fails as soon as connecting fails, and the
- * client's own backoff paces the retries.
+ * listener, with the channel's own reason (see {@link #probe}). On any other {@link Channel} a
+ * call fails as soon as connecting fails, and the client's own backoff paces the retries.
  */
 public final class GrpcAdsTransport implements AdsTransport {
   private final Channel channel;
@@ -145,7 +146,7 @@ public final class GrpcAdsTransport implements AdsTransport {
       if (watching.compareAndSet(false, true)) {
         watchState(null);
       } else if (watched.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
-        waiting.failed(); // the channel was failing before this call started
+        probe(waiting); // the channel was failing before this call started
       }
     }
     return call;
@@ -173,10 +174,68 @@ public final class GrpcAdsTransport implements AdsTransport {
     if (now == ConnectivityState.TRANSIENT_FAILURE && previous != ConnectivityState.TRANSIENT_FAILURE) {
       PendingCall waiting = pending;
       if (waiting != null) {
-        waiting.failed();
+        probe(waiting);
       }
     }
     watched.notifyWhenStateChanged(now, () -> watchState(now));
+  }
+
+  /**
+   * Tells {@code waiting} why the channel cannot connect. A wait-for-ready call never sees the
+   * reason, and the channel's state does not carry it; but a call started without wait-for-ready
+   * fails at once with the channel's own failure (the load balancer's: {@code io exception}
+   * caused by {@code Connection refused: /127.0.0.1:9}, or {@code Unable to resolve host ...}
+   * caused by an {@code UnknownHostException}). The probe sends nothing; should it reach a
+   * transport (the channel connected meanwhile), it is cancelled, and nothing is reported.
+   */
+  private void probe(PendingCall waiting) {
+    ClientCall<DiscoveryRequest, DiscoveryResponse> probe =
+        channel.newCall(AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod(), CallOptions.DEFAULT);
+    AtomicBoolean connected = new AtomicBoolean();
+    probe.start(
+        new ClientCall.Listener<>() {
+          @Override
+          public void onReady() {
+            if (connected.compareAndSet(false, true)) {
+              probe.cancel("jxds: the channel is connected, no reason to learn", null);
+            }
+          }
+
+          @Override
+          public void onClose(Status status, Metadata trailers) {
+            if (!connected.get()) {
+              waiting.failed(cannotConnect(status));
+            }
+          }
+        },
+        new Metadata());
+  }
+
+  /**
+   * The channel's failure as watchers read it: its text and its cause's, which gRPC keeps apart
+   * (the cause names the address or the host).
+   */
+  static Status cannotConnect(Status channelFailure) {
+    StringBuilder text = new StringBuilder("cannot connect: ");
+    text.append(channelFailure.getDescription() == null ? channelFailure.getCode() : channelFailure.getDescription());
+    Throwable cause = channelFailure.getCause();
+    if (cause != null) {
+      text.append(" (").append(javaName(cause.getClass()));
+      if (cause.getMessage() != null) {
+        text.append(": ").append(cause.getMessage());
+      }
+      text.append(')');
+    }
+    return Status.UNAVAILABLE.withDescription(text.toString()).withCause(cause);
+  }
+
+  /** The nearest {@code java.*} class name ({@code ConnectException} for a transport's subclass of it). */
+  private static String javaName(Class<?> type) {
+    Class<?> c = type;
+    while (c.getSuperclass() != null && !c.getName().startsWith("java.")) {
+      c = c.getSuperclass();
+    }
+    return c.getName().startsWith("java.") ? c.getSimpleName() : type.getSimpleName();
   }
 
   /**
@@ -215,9 +274,9 @@ public final class GrpcAdsTransport implements AdsTransport {
       this.listener = listener;
     }
 
-    void failed() {
+    void failed(Status cause) {
       if (!done) {
-        listener.onConnectionFailure();
+        listener.onConnectionFailure(cause);
       }
     }
   }

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  *       next server may answer. The failure of the last server is reported, as with one server.
  *       A watch of an uncached name while the serving server is failing falls back the same way.
  *   <li>Servers before the serving one keep retrying (their own backoff). The first response from
- *       one of them (for delta, its stream being ready) makes it the serving server again: the
- *       servers after it are stopped and their streams closed.
+ *       one of them makes it the serving server again: the servers after it are stopped and their
+ *       streams closed. A stream that is only ready does not (a delta stream counts as connected
+ *       when ready, and a proxy in front of a dead server makes it ready too).
  *   <li>The cache is shared: what any server delivered stays in use until a server replaces it.
  * </ul>
  */
@@ -93,8 +94,19 @@ public final class ServerChain implements AdsStreamController.Events {
 
   @Override
   public void connectionChanged(AdsStreamController controller) {
+    connectionListener.run();
+  }
+
+  /**
+   * gRFC A71: a lower-priority server is closed only once the higher one sends something. A ready
+   * stream is not enough (a proxy in front of a dead control plane accepts the connection, and a
+   * delta stream counts as connected when ready), since nothing would start the fallback again
+   * while every watched resource is cached.
+   */
+  @Override
+  public void answered(AdsStreamController controller) {
     int index = controllers.indexOf(controller);
-    if (controller.isConnected() && index < serving) {
+    if (index < serving) {
       log.info("xDS server {} answers again; leaving fallback {}", controller.target(),
           controllers.get(serving).target());
       int last = serving;
@@ -103,7 +115,6 @@ public final class ServerChain implements AdsStreamController.Events {
         controllers.get(i).deactivate();
       }
     }
-    connectionListener.run();
   }
 
   @Override
