@@ -76,6 +76,7 @@ import java.util.function.ToLongFunction;
  */
 public final class FailbackLatency {
   static final String CLUSTER = "failback";
+  private static final String JXDS_BOOTSTRAP = "jxds.bootstrapConfig";
   static final int RPC_INTERVAL_MICROS = 2_000;
   /** Priority 0 must hold every RPC this long before a trial ends. */
   private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
@@ -191,6 +192,8 @@ public final class FailbackLatency {
    */
   static Figures measure(int trials, double downSeconds, int warmUps) throws Exception {
     FakeAdsServer ads = controlPlane();
+    String previousBootstrap = System.getProperty(JXDS_BOOTSTRAP);
+    System.setProperty(JXDS_BOOTSTRAP, ads.bootstrapJson()); // read on each client acquisition
     List<Backend> backends = List.of(Backend.start("p0-a"), Backend.start("p0-b"), Backend.start("p1"));
     try {
       ads.setListeners(XdsResources.listener(CLUSTER)
@@ -220,6 +223,11 @@ public final class FailbackLatency {
     } finally {
       for (Backend backend : backends) {
         backend.kill();
+      }
+      if (previousBootstrap == null) {
+        System.clearProperty(JXDS_BOOTSTRAP);
+      } else {
+        System.setProperty(JXDS_BOOTSTRAP, previousBootstrap);
       }
     }
   }
@@ -262,11 +270,9 @@ public final class FailbackLatency {
   private static synchronized FakeAdsServer controlPlane() {
     if (controlPlane == null) {
       controlPlane = FakeAdsServer.loopback().start();
+      // grpc-java reads this once per JVM, hence one control plane per JVM.
+      System.setProperty("io.grpc.xds.bootstrapConfig", controlPlane.bootstrapJson());
     }
-    String bootstrap = controlPlane.bootstrapJson();
-    // grpc-java reads this once per JVM; jxds reads its own property on each client acquisition.
-    System.setProperty("io.grpc.xds.bootstrapConfig", bootstrap);
-    System.setProperty("jxds.bootstrapConfig", bootstrap);
     return controlPlane;
   }
 
