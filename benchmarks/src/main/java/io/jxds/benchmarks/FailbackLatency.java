@@ -61,18 +61,20 @@ import java.util.function.ToLongFunction;
  * of the two endpoints to get through. So the first figure is split in two: until a priority-0
  * server accepts its first connection (the backoff's share, random), and from there to the first
  * RPC it answers (what the balancer adds). With 2 s down, the first of two endpoints' retries comes
- * a median ≈ 470 ms after the restart, with a spread (≈ 170 ms) that makes a median of 20 trials
- * uncertain by ±15 %: the ratio comes with a bootstrap interval.
+ * a median ≈ 470 ms after the restart, with a spread (≈ 170 ms) that makes the ratio of two
+ * medians of 20 trials uncertain by about ±30 % (±15 % with 100): the ratio comes with a
+ * bootstrap interval.
  *
  * <p>Trials of the two clients alternate (jxds first in even trials), each with a new channel,
  * after one warm-up trial each. grpc-java reads its bootstrap once per JVM, so the control plane
  * is started once per JVM and kept.
  *
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar io.jxds.benchmarks.FailbackLatency 20 2
+ * java -cp benchmarks/target/benchmarks.jar io.jxds.benchmarks.FailbackLatency 100 2
  * </pre>
  *
- * Arguments: trials per client (default 20), seconds the servers stay down (default 2).
+ * Arguments: trials per client (default 50, about 4 s each), seconds the servers stay down
+ * (default 2).
  */
 public final class FailbackLatency {
   static final String CLUSTER = "failback";
@@ -172,7 +174,7 @@ public final class FailbackLatency {
   private FailbackLatency() {}
 
   public static void main(String[] args) throws Exception {
-    int trials = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    int trials = args.length > 0 ? Integer.parseInt(args[0]) : 50;
     double down = args.length > 1 ? Double.parseDouble(args[1]) : 2.0;
     try {
       System.out.print(measure(trials, down, 1).format());
