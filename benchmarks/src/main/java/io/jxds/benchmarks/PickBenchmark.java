@@ -8,7 +8,6 @@ import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.LoadBalancerProvider;
-import io.grpc.LoadBalancerRegistry;
 import io.grpc.Metadata;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
@@ -18,6 +17,7 @@ import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.TestRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -108,9 +108,9 @@ public class PickBenchmark {
     return helper.picker();
   }
 
-  /** grpc-java's round_robin from the default registry, every subchannel READY. */
+  /** grpc-java's round_robin (grpc-util's), every subchannel READY. */
   static SubchannelPicker grpcRoundRobin(int subchannels) {
-    LoadBalancerProvider provider = LoadBalancerRegistry.getDefaultRegistry().getProvider("round_robin");
+    LoadBalancerProvider provider = grpcUtilRoundRobin();
     FakeLbHelper helper = FakeLbHelper.forBenchmarks(false);
     LoadBalancer balancer = provider.newLoadBalancer(helper);
     List<EquivalentAddressGroup> addresses = new ArrayList<>();
@@ -124,6 +124,19 @@ public class PickBenchmark {
       throw new IllegalStateException("round_robin not READY: " + helper.state());
     }
     return helper.picker();
+  }
+
+  /**
+   * grpc-util's round_robin provider. Not the registry's: grpc-services (on the class path with
+   * grpc-xds, FailbackLatency's baseline) registers a health-checking round_robin that outranks it.
+   */
+  private static LoadBalancerProvider grpcUtilRoundRobin() {
+    for (LoadBalancerProvider provider : ServiceLoader.load(LoadBalancerProvider.class)) {
+      if (provider.getPolicyName().equals("round_robin") && provider.getClass().getName().startsWith("io.grpc.util.")) {
+        return provider;
+      }
+    }
+    throw new IllegalStateException("grpc-util's round_robin provider not found");
   }
 
   static PickSubchannelArgs withHash(long hash) {
