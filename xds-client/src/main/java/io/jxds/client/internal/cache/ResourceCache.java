@@ -80,8 +80,8 @@ import org.slf4j.LoggerFactory;
 public final class ResourceCache {
   private static final Logger log = LoggerFactory.getLogger(ResourceCache.class);
 
-  /** What the cache needs from the client around it. */
-  public interface Listener {
+  /** The servers that carry the cache's requests: the client's {@code ServerChain}. */
+  public interface Servers {
     /** A name of a type was subscribed or unsubscribed: send a request. */
     void subscriptionsChanged(String typeUrl, String name);
 
@@ -94,7 +94,10 @@ public final class ResourceCache {
 
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
+  }
 
+  /** What the cache tells the client around it: status snapshots and metrics. */
+  public interface Listener {
     /** Something visible in {@code status()} changed; the new snapshot may come a little later. */
     void stateChanged();
 
@@ -134,6 +137,7 @@ public final class ResourceCache {
   private final ScheduledExecutorService scheduler;
   private final Clock clock;
   private final LongSupplier nanoTicker;
+  private final Servers servers;
   private final Listener listener;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   private long responseSequence;
@@ -161,6 +165,7 @@ public final class ResourceCache {
       ScheduledExecutorService scheduler,
       Clock clock,
       LongSupplier nanoTicker,
+      Servers servers,
       Listener listener) {
     this.nodeId = nodeId;
     this.resourceTimeout = resourceTimeout;
@@ -170,6 +175,7 @@ public final class ResourceCache {
     this.scheduler = scheduler;
     this.clock = clock;
     this.nanoTicker = nanoTicker;
+    this.servers = servers;
     this.listener = listener;
   }
 
@@ -192,7 +198,7 @@ public final class ResourceCache {
       // and a live stream that sent it need not send it again (java-control-plane does not). A
       // value whose stream has ended must be sent again by the server now serving, which was not
       // told the client holds it: until then it is only REQUESTED (see onDoesNotExistTimer).
-      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion()
+      entry.resubscribe(servers.stateOfTheWorld() ? typeCache.acceptedVersion()
           : entry.vouched() ? entry.version() : "");
       typeCache.subscribe(entry);
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
@@ -206,7 +212,7 @@ public final class ResourceCache {
     boolean told = false;
     if (kept != null) {
       // Sent earlier by a delta server that will not send it again (see applyDelta).
-      Applying applying = new Applying(++responseSequence, clock.instant(), null, kept.server(), kept.stream());
+      Applying applying = new Applying(++responseSequence, clock.instant(), null, kept.stream());
       applyResource(typeCache, kept.resource().getResource(), 0, kept.resource().getVersion(), applying);
       // A valid kept value that changed reached the watcher as an update. A rejected one reached
       // it as an error only: the last good value, told below, goes ahead of that error.
@@ -241,8 +247,8 @@ public final class ResourceCache {
       pending.add(queued, new Pending<>(registration, state, null)); // ahead of a kept value's rejection
     }
     if (nameAdded) {
-      listener.subscriptionsChanged(type.typeUrl(), name);
-    } else if (listener.streamReady()) {
+      servers.subscriptionsChanged(type.typeUrl(), name);
+    } else if (servers.streamReady()) {
       startTimer(entry);
     }
     dispatch();
@@ -268,7 +274,7 @@ public final class ResourceCache {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
           entry.name);
     }
-    boolean held = !typeCache.hasSubscriptions() && listener.stateOfTheWorld();
+    boolean held = !typeCache.hasSubscriptions() && servers.stateOfTheWorld();
     if (held) {
       // The last name of its type: no request is sent, so the one naming it stands.
       typeCache.hold(List.of(entry.name));
@@ -295,7 +301,7 @@ public final class ResourceCache {
       typeCache.remove(entry);
       log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
     }
-    listener.subscriptionsChanged(typeCache.type.typeUrl(), name);
+    servers.subscriptionsChanged(typeCache.type.typeUrl(), name);
     listener.stateChanged();
   }
 
@@ -358,13 +364,13 @@ public final class ResourceCache {
    * nothing to this one). Told so, {@code stream} would send a change or removal of each: it
    * vouches for them.
    */
-  public Map<String, String> cachedVersions(String typeUrl, Object source, Object stream) {
+  public Map<String, String> cachedVersions(String typeUrl, StreamId stream) {
     TypeCache<?> t = types.get(typeUrl);
     Map<String, String> out = new HashMap<>();
     if (t != null) {
       for (String name : t.subscribedNames()) {
         ResourceEntry<?> entry = t.entries.get(name);
-        if (entry.value() != null && !entry.version().isEmpty() && entry.source() == source) {
+        if (entry.value() != null && !entry.version().isEmpty() && stream.server().equals(entry.source())) {
           out.put(name, entry.version());
           entry.vouchedBy(stream);
         }
@@ -382,7 +388,7 @@ public final class ResourceCache {
    * initial_resource_versions} names only watched values, so its server would not send the
    * removal of the others (a retained value watched again must then be sent again).
    */
-  public void deltaStreamEnded(Object stream) {
+  public void deltaStreamEnded(StreamId stream) {
     for (TypeCache<?> t : types.values()) {
       t.dropUnwatchedFrom(stream);
       for (ResourceEntry<?> entry : t.entries.values()) {
@@ -437,7 +443,7 @@ public final class ResourceCache {
       // on a state-of-the-world response that lacks the name counts as its deletion.
       if (entry.value() != null
           && entry.type.absenceMeansDeletion()
-          && listener.stateOfTheWorld()
+          && servers.stateOfTheWorld()
           && entry.responseSinceTimerArmed()) {
         onDeleted(entry, null);
         dispatch();
@@ -446,7 +452,7 @@ public final class ResourceCache {
       // Delta: a value whose stream has ended was requested again from a server that was not
       // told the client holds it; a server that has it sends it. (A live stream that vouches for
       // it would have sent its change or removal: silence there means unchanged.)
-      if (entry.value() != null && !listener.stateOfTheWorld() && !entry.vouched()) {
+      if (entry.value() != null && !servers.stateOfTheWorld() && !entry.vouched()) {
         String why = "not sent again within " + DurationFormat.format(resourceTimeout)
             + " of being requested on a new stream";
         log.info("{} resource \"{}\" no longer exists: {}", entry.type.shortName(), entry.name, why);
@@ -569,7 +575,7 @@ public final class ResourceCache {
     long sequence = ++responseSequence;
     t.countResponse();
     String version = response.getVersionInfo();
-    Applying applying = new Applying(sequence, clock.instant(), tracker, null, null);
+    Applying applying = new Applying(sequence, clock.instant(), tracker, null);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       applyResource(t, resources.get(i), i, version, applying);
@@ -618,8 +624,7 @@ public final class ResourceCache {
    */
   public ResponseOutcome handleDeltaResponse(
       DeltaDiscoveryResponse response,
-      Object source,
-      Object stream,
+      StreamId stream,
       CallbackTracker tracker,
       Consumer<ResponseOutcome> beforeCallbacks) {
     connectionFailure = null; // the stream works
@@ -627,16 +632,16 @@ public final class ResourceCache {
     if (t == null || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = applyDelta(t, response, source, stream, tracker);
+    ResponseOutcome outcome = applyDelta(t, response, stream, tracker);
     beforeCallbacks.accept(outcome);
     dispatch();
     return outcome;
   }
 
   private <T> ResponseOutcome applyDelta(
-      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, Object stream, CallbackTracker tracker) {
+      TypeCache<T> t, DeltaDiscoveryResponse response, StreamId stream, CallbackTracker tracker) {
     t.countResponse();
-    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source, stream);
+    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, stream);
     List<Resource> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       Resource resource = resources.get(i);
@@ -647,7 +652,7 @@ public final class ResourceCache {
         // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
         // Listener in java-control-plane's delta ADS) now believes the client holds it and will
         // not send it again when the name is subscribed: keep the bytes for that watch.
-        t.keepUnwatched(resource, source, stream);
+        t.keepUnwatched(resource, stream);
         continue;
       }
       applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
@@ -670,21 +675,18 @@ public final class ResourceCache {
     final long sequence;
     final Instant now;
     final CallbackTracker tracker;
-    /** The server the response came from (delta), or null. */
-    final Object source;
     /** The stream the response came on (delta), or null. */
-    final Object stream;
+    final StreamId stream;
     List<String> errors;
     /** Resources validated and cached (A78's resource_updates_valid). */
     int valid;
     /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
     boolean unnamedFailure;
 
-    Applying(long sequence, Instant now, CallbackTracker tracker, Object source, Object stream) {
+    Applying(long sequence, Instant now, CallbackTracker tracker, StreamId stream) {
       this.sequence = sequence;
       this.now = now;
       this.tracker = tracker;
-      this.source = source;
       this.stream = stream;
     }
 
@@ -762,7 +764,7 @@ public final class ResourceCache {
   private <T> void accept(ResourceEntry<T> entry, T value, String version, Any raw, Applying applying) {
     CallbackTracker tracker = applying.tracker;
     boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, applying.now, applying.source, applying.stream, raw);
+    boolean changed = entry.accept(value, version, applying.now, applying.stream, raw);
     if (entry.clearIgnoredDeletion()) {
       log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
     }

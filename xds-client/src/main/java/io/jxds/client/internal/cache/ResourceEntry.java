@@ -32,13 +32,13 @@ final class ResourceEntry<T> {
   /** Version of {@link #value}; empty when none. */
   private String version = "";
   /** Which server sent {@link #value} (delta: its version means something only to that one). */
-  private Object source;
+  private ServerId source;
   /**
    * Delta: the live stream that knows the client holds {@link #value} (it sent it, or was told
    * so in {@code initial_resource_versions}), so it would send the value's change or removal;
    * null once that stream has ended, or for state of the world.
    */
-  private Object vouchingStream;
+  private StreamId vouchingStream;
   /** {@link TypeCache#nextSubscriptionMark()} when the name last went on the wire. */
   private long subscribedMark;
   private ResourceState state = ResourceState.REQUESTED;
@@ -105,7 +105,7 @@ final class ResourceEntry<T> {
     return version;
   }
 
-  Object source() {
+  ServerId source() {
     return source;
   }
 
@@ -119,7 +119,7 @@ final class ResourceEntry<T> {
    * so it sends the value's change or removal: a value watched again and awaiting the server is
    * as good as ACKED, like one watched all along.
    */
-  void vouchedBy(Object stream) {
+  void vouchedBy(StreamId stream) {
     vouchingStream = stream;
     if (value != null && state == ResourceState.REQUESTED) {
       state = ResourceState.ACKED;
@@ -128,8 +128,8 @@ final class ResourceEntry<T> {
   }
 
   /** Delta: {@code stream} ended; a value it vouched for is no longer known to be current. */
-  void streamEnded(Object stream) {
-    if (vouchingStream == stream) {
+  void streamEnded(StreamId stream) {
+    if (stream.equals(vouchingStream)) {
       vouchingStream = null;
     }
   }
@@ -175,11 +175,11 @@ final class ResourceEntry<T> {
   }
 
   /**
-   * A valid value arrived from {@code from} (delta: on {@code stream}; null in state of the world),
-   * {@code rawValue} as the server sent it. Returns whether it differs from the cached one.
+   * A valid value arrived (delta: on {@code stream}; null in state of the world), {@code rawValue}
+   * as the server sent it. Returns whether it differs from the cached one.
    */
-  boolean accept(T newValue, String newVersion, Instant now, Object from, Object stream, Any rawValue) {
-    source = from;
+  boolean accept(T newValue, String newVersion, Instant now, StreamId stream, Any rawValue) {
+    source = stream == null ? null : stream.server();
     vouchingStream = stream;
     confirming = false;
     cancelDoesNotExistTimer();

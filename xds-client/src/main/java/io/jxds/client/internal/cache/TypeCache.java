@@ -90,11 +90,11 @@ final class TypeCache<T> {
     return !subscribedNames.isEmpty();
   }
 
-  /** A delta resource sent for a name nobody watched, with the server and the stream that sent it. */
-  record Kept(Resource resource, Object server, Object stream) {}
+  /** A delta resource sent for a name nobody watched, with the stream that sent it. */
+  record Kept(Resource resource, StreamId stream) {}
 
-  void keepUnwatched(Resource resource, Object server, Object stream) {
-    unwatched.put(resource.getName(), new Kept(resource, server, stream));
+  void keepUnwatched(Resource resource, StreamId stream) {
+    unwatched.put(resource.getName(), new Kept(resource, stream));
   }
 
   void dropUnwatched(String name) {
@@ -107,9 +107,9 @@ final class TypeCache<T> {
   }
 
   /** A delta stream ended: what it sent for unwatched names is no longer known to be current. */
-  void dropUnwatchedFrom(Object stream) {
+  void dropUnwatchedFrom(StreamId stream) {
     if (!unwatched.isEmpty()) {
-      unwatched.values().removeIf(k -> k.stream() == stream);
+      unwatched.values().removeIf(k -> k.stream().equals(stream));
     }
   }
 

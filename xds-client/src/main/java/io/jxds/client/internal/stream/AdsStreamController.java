@@ -11,6 +11,8 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.client.internal.cache.CallbackTracker;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.ResponseOutcome;
+import io.jxds.client.internal.cache.ServerId;
+import io.jxds.client.internal.cache.StreamId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -64,6 +66,7 @@ public final class AdsStreamController {
     FAILING
   }
 
+  private final ServerId server;
   private final AdsTransport transport;
   private final boolean delta;
   private final ResourceCache cache;
@@ -92,6 +95,8 @@ public final class AdsStreamController {
   private final Map<String, Set<String>> pendingNames = new HashMap<>();
   private boolean flushQueued;
   private Stream stream;
+  /** Streams opened so far; numbers the next one's {@link StreamId}. */
+  private long streamsOpened;
   private ScheduledHandle retryTimer;
   /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
   private Connection connection = Connection.CONNECTING;
@@ -121,7 +126,9 @@ public final class AdsStreamController {
   }
 
   /**
-   * @param delta speak delta xDS ({@code DeltaAggregatedResources}) rather than state of the world
+   * @param server which of the bootstrap's {@code xds_servers} this is; every server but the first
+   *     starts inactive (gRFC A71: the first serves, see {@link #activate()})
+   * @param ads how to reach it and which protocol it speaks
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
    * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
@@ -129,8 +136,8 @@ public final class AdsStreamController {
    * @param events hears what the client around it acts on (connection, failures, closed streams)
    */
   public AdsStreamController(
-      AdsTransport transport,
-      boolean delta,
+      ServerId server,
+      AdsServer ads,
       ResourceCache cache,
       Node node,
       boolean nodeOnFirstRequestOnly,
@@ -139,8 +146,10 @@ public final class AdsStreamController {
       LongSupplier ticker,
       RandomGenerator random,
       Events events) {
-    this.transport = transport;
-    this.delta = delta;
+    this.server = server;
+    this.transport = ads.transport();
+    this.delta = ads.delta();
+    this.inactive = server.index() > 0;
     this.cache = cache;
     this.node = node;
     this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
@@ -165,6 +174,11 @@ public final class AdsStreamController {
   /** Whether the last stream or connection attempt failed and nothing has worked since. */
   public boolean isFailing() {
     return connection == Connection.FAILING;
+  }
+
+  /** Which of the bootstrap's servers this is. */
+  public ServerId server() {
+    return server;
   }
 
   /** Names the server in logs and errors. */
@@ -281,7 +295,7 @@ public final class AdsStreamController {
   /** A delta stream no longer vouches for what it sent (ResourceCache.deltaStreamEnded). */
   private void ended(Stream s) {
     if (delta) {
-      cache.deltaStreamEnded(s);
+      cache.deltaStreamEnded(s.id);
     }
   }
 
@@ -290,7 +304,8 @@ public final class AdsStreamController {
     if (shutdown || inactive) {
       return;
     }
-    Stream s = delta ? new DeltaStream(ticker.getAsLong()) : new SotwStream(ticker.getAsLong());
+    StreamId id = new StreamId(server, ++streamsOpened);
+    Stream s = delta ? new DeltaStream(id, ticker.getAsLong()) : new SotwStream(id, ticker.getAsLong());
     stream = s;
     log.debug("opening {} ADS stream to {}", delta ? "delta" : "state-of-the-world", transport.target());
     try {
@@ -451,6 +466,7 @@ public final class AdsStreamController {
 
   /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
   private abstract class Stream implements AdsTransport.Events {
+    final StreamId id;
     final long startNanos;
     AdsTransport.CallControl call;
     boolean ready;
@@ -458,7 +474,8 @@ public final class AdsStreamController {
     boolean receivedResponse;
     boolean nodeSent;
 
-    Stream(long startNanos) {
+    Stream(StreamId id, long startNanos) {
+      this.id = id;
       this.startNanos = startNanos;
     }
 
@@ -501,8 +518,8 @@ public final class AdsStreamController {
     final Map<String, AnsweredRequest> answered = new HashMap<>();
     AdsTransport.Call sotwCall;
 
-    SotwStream(long startNanos) {
-      super(startNanos);
+    SotwStream(StreamId id, long startNanos) {
+      super(id, startNanos);
     }
 
     @Override
@@ -616,8 +633,8 @@ public final class AdsStreamController {
     final Map<String, Set<String>> serverNames = new HashMap<>();
     AdsTransport.DeltaCall deltaCall;
 
-    DeltaStream(long startNanos) {
-      super(startNanos);
+    DeltaStream(StreamId id, long startNanos) {
+      super(id, startNanos);
     }
 
     @Override
@@ -639,7 +656,7 @@ public final class AdsStreamController {
               .addAllResourceNamesSubscribe(names)
               // The versions the client holds: a server need not resend them (xDS protocol,
               // "Incremental xDS": initial_resource_versions on a new stream).
-              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this, this));
+              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, id));
       send(request, names.size(), 0);
       cache.startTimers(typeUrl);
     }
@@ -686,7 +703,7 @@ public final class AdsStreamController {
       CallbackTracker tracker = tracker(this);
       // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
       ResponseOutcome outcome =
-          cache.handleDeltaResponse(response, AdsStreamController.this, this, tracker, o -> answer(response, o));
+          cache.handleDeltaResponse(response, id, tracker, o -> answer(response, o));
       if (outcome == null) {
         // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
         // since a delta server waits for the answer to a nonce before it sends the next one.

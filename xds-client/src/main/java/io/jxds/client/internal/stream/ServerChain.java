@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *   <li>The cache is shared: what any server delivered stays in use until a server replaces it.
  * </ul>
  */
-public final class ServerChain implements AdsStreamController.Events {
+public final class ServerChain implements AdsStreamController.Events, ResourceCache.Servers {
   private static final Logger log = LoggerFactory.getLogger(ServerChain.class);
 
   private List<AdsStreamController> controllers = List.of();
@@ -36,21 +36,23 @@ public final class ServerChain implements AdsStreamController.Events {
   private int serving;
 
   /**
-   * Completes the wiring (the controllers report to this chain, and it to them and the cache).
+   * Completes the wiring: the chain is built first, for the cache to send its names to; the
+   * controllers, built next with the cache, report to the chain.
    *
-   * @param controllers one per server, in bootstrap order; all but the first are deactivated
+   * @param controllers one per server, in bootstrap order, all but the first inactive
    * @param connectionListener runs when {@link #isConnected()} may have changed
    */
   public void start(List<AdsStreamController> controllers, ResourceCache cache, Runnable connectionListener) {
+    if (this.cache != null) {
+      throw new IllegalStateException("the server chain is started already");
+    }
     this.controllers = List.copyOf(controllers);
     this.cache = cache;
     this.connectionListener = connectionListener;
-    for (int i = 1; i < controllers.size(); i++) {
-      controllers.get(i).deactivate();
-    }
   }
 
   /** A name was subscribed or unsubscribed: every active server hears it. */
+  @Override
   public void subscriptionsChanged(String typeUrl, String name) {
     for (int i = 0; i <= serving; i++) {
       controllers.get(i).subscriptionsChanged(typeUrl, name);
@@ -60,13 +62,15 @@ public final class ServerChain implements AdsStreamController.Events {
     }
   }
 
-  /** Whether the serving server speaks state of the world (see ResourceCache.Listener). */
+  /** Whether the serving server speaks state of the world (see ResourceCache.Servers). */
+  @Override
   public boolean stateOfTheWorld() {
     return !controllers.get(serving).isDelta();
   }
 
   /** Whether any active server's stream is ready: a timer may start. */
-  public boolean isReady() {
+  @Override
+  public boolean streamReady() {
     for (int i = 0; i <= serving; i++) {
       if (controllers.get(i).isReady()) {
         return true;
@@ -105,7 +109,7 @@ public final class ServerChain implements AdsStreamController.Events {
    */
   @Override
   public void answered(AdsStreamController controller) {
-    int index = controllers.indexOf(controller);
+    int index = controller.server().index();
     if (index < serving) {
       log.info("xDS server {} answers again; leaving fallback {}", controller.target(),
           controllers.get(serving).target());
@@ -119,7 +123,7 @@ public final class ServerChain implements AdsStreamController.Events {
 
   @Override
   public void failed(AdsStreamController controller, String what, Status status) {
-    int index = controllers.indexOf(controller);
+    int index = controller.server().index();
     if (index != serving) {
       return; // a higher server still down while a later one serves: nobody needs to hear it
     }
@@ -131,7 +135,7 @@ public final class ServerChain implements AdsStreamController.Events {
   @Override
   public void streamClosed(AdsStreamController controller) {
     // gRFC A57: no does-not-exist timer runs while no server can answer.
-    if (cache != null && !isReady()) {
+    if (!streamReady()) {
       cache.stopAllTimers();
     }
   }
