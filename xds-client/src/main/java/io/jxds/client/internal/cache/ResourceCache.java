@@ -316,6 +316,9 @@ public final class ResourceCache {
       if (entry != null && !entry.subscribed()) {
         entry.unsubscribe();
         if (!entry.known() || !entry.retained()) {
+          // Forgotten: a retention timer it had (a NACK may have ended what it retained) must not
+          // later remove a new entry of the same name.
+          entry.cancelRetentionTimer();
           typeCache.remove(entry);
         }
       }
