@@ -192,7 +192,7 @@ public final class AdsStreamController {
   }
 
   /** A name of a type was subscribed or unsubscribed: tell the server (or open the stream). */
-  public void subscriptionsChanged(String typeUrl, String name) {
+  public void wireChanged(String typeUrl, String name) {
     namesTemplates.remove(typeUrl);
     if (delta) {
       pendingNames.computeIfAbsent(typeUrl, t -> new HashSet<>()).add(name);
@@ -245,7 +245,7 @@ public final class AdsStreamController {
       return;
     }
     inactive = false;
-    if (stream == null && retryTimer == null && !cache.subscribedTypeUrls().isEmpty()) {
+    if (stream == null && retryTimer == null && !cache.watchedTypeUrls().isEmpty()) {
       startStream();
     }
   }
@@ -333,7 +333,7 @@ public final class AdsStreamController {
       markConnected();
       cache.onStreamConnected();
     }
-    for (String typeUrl : cache.subscribedTypeUrls()) {
+    for (String typeUrl : cache.watchedTypeUrls()) {
       s.sendInitial(typeUrl);
     }
   }
@@ -539,7 +539,7 @@ public final class AdsStreamController {
     }
 
     private void sendSubscription(String typeUrl) {
-      if (!cache.isSubscribed(typeUrl)) {
+      if (!cache.hasWatched(typeUrl)) {
         // The last name of the type left. The xDS protocol ("How the client specifies what
         // resources to return") reads an empty resource_names as "no resources" once a stream has
         // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
@@ -550,10 +550,10 @@ public final class AdsStreamController {
         // type is watched again or the stream ends.
         return;
       }
-      List<String> names = cache.subscribedNames(typeUrl);
+      List<String> names = cache.wireNames(typeUrl);
       send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, nonces.getOrDefault(typeUrl, ""), null);
       // The request is on a ready stream now: only from here may the server be blamed (A57).
-      cache.startTimers(typeUrl);
+      cache.requestSent(typeUrl);
     }
 
     @Override
@@ -587,11 +587,11 @@ public final class AdsStreamController {
       String typeUrl = response.getTypeUrl();
       if (outcome.accepted()) {
         acceptedVersions.put(typeUrl, response.getVersionInfo());
-        send(typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
+        send(typeUrl, response.getVersionInfo(), cache.wireNames(typeUrl), response.getNonce(), null);
         return;
       }
       String detail = nackDetail(typeUrl, response.getVersionInfo(), outcome);
-      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), cache.subscribedNames(typeUrl), response.getNonce(),
+      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), cache.wireNames(typeUrl), response.getNonce(),
           detail);
     }
 
@@ -601,7 +601,7 @@ public final class AdsStreamController {
         template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
         namesTemplates.put(typeUrl, template);
       }
-      answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).sent(cache.subscriptionMark(typeUrl));
+      answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).sent(cache.wireMark(typeUrl));
       DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
       if (takeNode()) {
         request.setNode(node);
@@ -645,7 +645,7 @@ public final class AdsStreamController {
 
     @Override
     void sendInitial(String typeUrl) {
-      List<String> names = cache.subscribedNames(typeUrl);
+      List<String> names = cache.wireNames(typeUrl);
       if (names.isEmpty()) {
         return; // a first request without names would be a wildcard subscription
       }
@@ -658,7 +658,7 @@ public final class AdsStreamController {
               // "Incremental xDS": initial_resource_versions on a new stream).
               .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, id));
       send(request, names.size(), 0);
-      cache.startTimers(typeUrl);
+      cache.requestSent(typeUrl);
     }
 
     @Override
@@ -686,7 +686,7 @@ public final class AdsStreamController {
               .addAllResourceNamesUnsubscribe(unsubscribe),
           subscribe.size(),
           unsubscribe.size());
-      cache.startTimers(typeUrl);
+      cache.requestSent(typeUrl);
     }
 
     @Override

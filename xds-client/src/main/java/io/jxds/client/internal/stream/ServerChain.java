@@ -53,9 +53,9 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
 
   /** A name was subscribed or unsubscribed: every active server hears it. */
   @Override
-  public void subscriptionsChanged(String typeUrl, String name) {
+  public void wireChanged(String typeUrl, String name) {
     for (int i = 0; i <= serving; i++) {
-      controllers.get(i).subscriptionsChanged(typeUrl, name);
+      controllers.get(i).wireChanged(typeUrl, name);
     }
     if (controllers.get(serving).isFailing()) {
       maybeFallBack(); // gRFC A71: a new uncached resource while the server cannot be reached
@@ -136,13 +136,13 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
   public void streamClosed(AdsStreamController controller) {
     // gRFC A57: no does-not-exist timer runs while no server can answer.
     if (!streamReady()) {
-      cache.stopAllTimers();
+      cache.noStreamReady();
     }
   }
 
   /** Starts the next server if there is one and something watched has nothing cached. */
   private boolean maybeFallBack() {
-    if (serving + 1 >= controllers.size() || !cache.hasUncachedWatched()) {
+    if (serving + 1 >= controllers.size() || !cache.anyWatchedKnowsNothing()) {
       return false;
     }
     serving++;
