@@ -135,7 +135,7 @@ public final class DefaultXdsClient implements XdsClient {
     this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
     // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve. Built
     // first, so that the cache has it from the start; the controllers then get the cache.
-    this.servers = new ServerChain();
+    this.servers = new ServerChain(syncContext);
     this.cache =
         new ResourceCache(
             nodeId,

@@ -131,7 +131,8 @@ final class AbsenceRules {
     }
     if (entry.value() != null && ignoreResourceDeletion) {
       if (entry.ignoreDeletion()) {
-        log.warn("{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
+        log.warn(
+            "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
             entry.type.shortName(), entry.name);
       }
       return;

@@ -18,11 +18,11 @@ package io.jxds.client.internal.stream;
  *   <li>A response at a new version may be a push that left before the request: it answers
  *       nothing here, and the names it lacks wait for the next answer or their timers.
  * </ul>
- * Names are compared by their subscription mark ({@code ResourceCache.subscriptionMark}): a
- * request names every watched name whose mark is at most the type's mark when it was written.
+ * Names are compared by their wire mark ({@code ResourceCache.wireMark}): a request names every
+ * watched name whose mark is at most the type's mark when it was written.
  */
 final class AnsweredRequest {
-  /** The type's subscription mark when the last request was written; -1 before one. */
+  /** The type's wire mark when the last request was written; -1 before one. */
   private long sentMark = -1;
   /** The mark of the request the next response answers, if it answers one; -1 for none yet. */
   private long answerMark = -1;

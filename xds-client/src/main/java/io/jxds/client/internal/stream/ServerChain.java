@@ -9,14 +9,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client's ordered xDS servers (the bootstrap's {@code xds_servers}) and which of them serve,
- * after gRFC A71 (xDS fallback). All methods run on the client's {@link SynchronizationContext}.
+ * after gRFC A71 (xDS fallback). Every method but {@link #start} runs on the client's {@link
+ * SynchronizationContext}; the public entry points check that they do.
  *
  * <ul>
  *   <li>The first server serves; the others are idle.
  *   <li>When the server that serves last cannot be reached (its stream fails before any response,
  *       or its channel fails to connect) and some watched resource has nothing cached (a value, a
  *       known absence and a NACKed resource count as cached), the next server is started as
- *       well, and gets every subscription. Its failure is not reported to watchers then: the
+ *       well, and is asked for every name on the wire. Its failure is not reported to watchers then: the
  *       next server may answer. The failure of the last server is reported, as with one server.
  *       A watch of an uncached name while the serving server is failing falls back the same way.
  *   <li>Servers before the serving one keep retrying (their own backoff). The first response from
@@ -29,11 +30,17 @@ import org.slf4j.LoggerFactory;
 public final class ServerChain implements AdsStreamController.Events, ResourceCache.Servers {
   private static final Logger log = LoggerFactory.getLogger(ServerChain.class);
 
+  private final SynchronizationContext syncContext;
   private List<AdsStreamController> controllers = List.of();
   private ResourceCache cache;
   private Runnable connectionListener;
   /** The serving server's index; those before it retry, those after it are inactive. */
   private int serving;
+
+  /** @param syncContext the client's context, where every method but {@link #start} runs */
+  public ServerChain(SynchronizationContext syncContext) {
+    this.syncContext = syncContext;
+  }
 
   /**
    * Completes the wiring: the chain is built first, for the cache to send its names to; the
@@ -51,9 +58,10 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
     this.connectionListener = connectionListener;
   }
 
-  /** A name was subscribed or unsubscribed: every active server hears it. */
+  /** A name went on or off the wire: every active server hears it. */
   @Override
   public void wireChanged(String typeUrl, String name) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
       controllers.get(i).wireChanged(typeUrl, name);
     }
@@ -65,12 +73,14 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
   /** Whether the serving server speaks state of the world (see ResourceCache.Servers). */
   @Override
   public boolean stateOfTheWorld() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     return !controllers.get(serving).isDelta();
   }
 
   /** Whether any active server's stream is ready: a timer may start. */
   @Override
   public boolean streamReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
       if (controllers.get(i).isReady()) {
         return true;
@@ -81,6 +91,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
 
   /** Whether any active server is connected. */
   public boolean isConnected() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
       if (controllers.get(i).isConnected()) {
         return true;
@@ -91,6 +102,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
 
   /** Closes every stream. */
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (AdsStreamController c : controllers) {
       c.shutdown();
     }
