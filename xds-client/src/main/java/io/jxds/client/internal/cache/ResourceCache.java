@@ -3,7 +3,6 @@ package io.jxds.client.internal.cache;
 import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceStatus;
@@ -14,7 +13,6 @@ import io.jxds.client.internal.cache.ResourceEntry.Wire;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,15 +41,11 @@ import org.slf4j.LoggerFactory;
  * while the ADS stream is failing hears the stream's error at once, not only at the next failed
  * attempt (up to 120 s later).
  *
- * <p>The other rules live beside it: {@link AppliedResponse} (gRFC A46: validating and caching a
- * response's resources), {@link AbsenceRules} (absence, deletions and the does-not-exist timer),
- * {@link WatcherDelivery} (when watchers hear what). Delta responses ({@link
- * #handleDeltaResponse}): a name left out is unchanged, {@code removed_resources} deletes (a
- * retained value too), each resource has its own version, and nothing is held. Resources a
- * wildcard server sends for names nobody watches are kept undecoded and applied when the name is
- * watched. A value is current while the stream that sent it, or was told of it in {@code
- * initial_resource_versions}, lives ({@link #deltaStreamEnded}); a retained value watched again
- * after that must be sent again within the resource timeout, or it does not exist.
+ * <p>The other rules live beside it, one class each: {@link AppliedResponse} (gRFC A46: validating
+ * and caching a response's resources), {@link AbsenceRules} (absence, deletions and the
+ * does-not-exist timer), {@link DeltaResponses} (delta xDS: removals, resources kept for a later
+ * watch, values that do not outlive their stream), {@link WatcherDelivery} (when watchers hear
+ * what), {@link TypeCache} (the names on the wire, derived from the entries).
  */
 public final class ResourceCache {
   private static final Logger log = LoggerFactory.getLogger(ResourceCache.class);
@@ -105,6 +99,7 @@ public final class ResourceCache {
   private final Listener listener;
   private final WatcherDelivery delivery;
   private final AbsenceRules absence;
+  private final DeltaResponses delta;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   /** Numbers the responses applied (and kept delta resources): see {@code AppliedResponse.sequence}. */
   private long responseSequence;
@@ -140,6 +135,7 @@ public final class ResourceCache {
     this.delivery = new WatcherDelivery(nodeId, syncContext, listener::stateChanged, listener::publishStatusNow);
     this.absence =
         new AbsenceRules(resourceTimeout, ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
+    this.delta = new DeltaResponses(clock, () -> ++responseSequence, delivery, absence);
   }
 
   /** Adds a watcher; a cached value, absence or error reaches it at once, on its executor. */
@@ -166,7 +162,7 @@ public final class ResourceCache {
     }
     entry.addWatcher(registration);
     int queued = delivery.pendingCount();
-    boolean told = applyKept(t, name);
+    boolean told = delta.applyKept(t, name); // a delta server sent it before it was watched
     // A valid kept value that changed reached the watcher as an update. A rejected one reached it
     // as an error only: the last good value, told below, goes ahead of that error.
     boolean errorQueued = !told && delivery.pendingCount() > queued;
@@ -197,22 +193,6 @@ public final class ResourceCache {
       absence.armDoesNotExistTimer(entry);
     }
     delivery.dispatch();
-  }
-
-  /**
-   * A delta server sent the resource of {@code name} before it was watched and will not send it
-   * again (see {@link #handleDeltaResponse}): applied now. Returns whether it told the watchers an
-   * update.
-   */
-  private <T> boolean applyKept(TypeCache<T> t, String name) {
-    TypeCache.Kept kept = t.takeKept(name);
-    if (kept == null) {
-      return false;
-    }
-    int queued = delivery.pendingCount();
-    AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), null, kept.stream(), delivery);
-    applied.apply(t, kept.resource().getResource(), 0, kept.resource().getVersion());
-    return applied.valid() > 0 && delivery.pendingCount() > queued;
   }
 
   /**
@@ -309,16 +289,7 @@ public final class ResourceCache {
   public Map<String, String> cachedVersions(String typeUrl, StreamId stream) {
     syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    Map<String, String> out = new HashMap<>();
-    if (t != null) {
-      for (ResourceEntry<?> entry : t.inOrder()) {
-        if (entry.watched() && entry.value() != null && !entry.version().isEmpty()
-            && stream.server().equals(entry.source())) {
-          out.put(entry.name, entry.version());
-          entry.vouchedBy(stream);
-        }
-      }
-    }
+    Map<String, String> out = t == null ? Map.of() : delta.cachedVersions(t, stream);
     if (!out.isEmpty()) {
       listener.stateChanged(); // a value watched again may be confirmed now
     }
@@ -334,10 +305,7 @@ public final class ResourceCache {
   public void deltaStreamEnded(StreamId stream) {
     syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
-      t.dropKeptFrom(stream);
-      for (ResourceEntry<?> entry : t.entries()) {
-        entry.streamEnded(stream);
-      }
+      delta.streamEnded(t, stream);
     }
   }
 
@@ -486,42 +454,12 @@ public final class ResourceCache {
     if (t == null || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = applyDelta(t, response, stream, tracker);
+    AppliedResponse applied = delta.apply(t, response, stream, tracker);
+    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
+    ResponseOutcome outcome = applied.outcome(t, response.getSystemVersionInfo());
     beforeCallbacks.accept(outcome);
     delivery.dispatch();
     return outcome;
-  }
-
-  private <T> ResponseOutcome applyDelta(
-      TypeCache<T> t, DeltaDiscoveryResponse response, StreamId stream, CallbackTracker tracker) {
-    t.countResponse();
-    AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), tracker, stream, delivery);
-    List<Resource> resources = response.getResourcesList();
-    for (int i = 0; i < resources.size(); i++) {
-      Resource resource = resources.get(i);
-      if (!resource.hasResource()) {
-        continue; // a TTL refresh (Resource.ttl): nothing changed
-      }
-      if (!resource.getName().isEmpty() && t.onWire(resource.getName()) == null) {
-        // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
-        // Listener in java-control-plane's delta ADS) now believes the client holds it and will
-        // not send it again when the name is watched: keep the bytes for that watch.
-        t.keep(resource, stream);
-        continue;
-      }
-      applied.apply(t, resource.getResource(), i, resource.getVersion());
-    }
-    for (String name : response.getRemovedResourcesList()) {
-      t.dropKept(name);
-      // A deletion whether or not the name is watched now: a wildcard server tells a client that
-      // holds a value unwatched, and will say nothing more when the name is watched again.
-      ResourceEntry<T> entry = t.get(name);
-      if (entry != null) {
-        absence.deleted(entry, tracker);
-      }
-    }
-    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
-    return applied.outcome(t, response.getSystemVersionInfo());
   }
 
   /**

@@ -237,11 +237,6 @@ final class ResourceEntry<T> {
     moveTo(cached() && retentionTimer != null ? Wire.RETAINED : Wire.GONE);
   }
 
-  /** Whether it waits, off the wire, for its retention time to end. */
-  boolean retained() {
-    return wire == Wire.RETAINED;
-  }
-
   /** The retention time is over: a retained name is forgotten, a held one when its hold ends. */
   private void retentionOver() {
     retentionTimer = null;
@@ -399,10 +394,6 @@ final class ResourceEntry<T> {
    */
   boolean awaitingAnswer() {
     return knowledge == Knowledge.NOTHING || unconfirmed || rewatchWindow;
-  }
-
-  boolean inRewatchWindow() {
-    return rewatchWindow;
   }
 
   /** The re-watch window is over: from now on absence from a response can count. */
