@@ -104,7 +104,7 @@ public final class DefaultXdsClient implements XdsClient {
    * @param telemetry where metrics go
    */
   DefaultXdsClient(
-      List<AdsServer> servers,
+      List<AdsServer> adsServers,
       Map<String, FileWatcherProvider> certificateProviders,
       Node node,
       Duration resourceTimeout,
@@ -120,7 +120,7 @@ public final class DefaultXdsClient implements XdsClient {
       Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
-    this.transports = servers.stream().map(AdsServer::transport).toList();
+    this.transports = adsServers.stream().map(AdsServer::transport).toList();
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;
@@ -146,11 +146,11 @@ public final class DefaultXdsClient implements XdsClient {
             scheduler,
             clock,
             ticker,
-            this.servers,
+            servers,
             new CacheListener());
     List<AdsStreamController> controllers = new ArrayList<>();
-    for (int i = 0; i < servers.size(); i++) {
-      AdsServer server = servers.get(i);
+    for (int i = 0; i < adsServers.size(); i++) {
+      AdsServer server = adsServers.get(i);
       controllers.add(new AdsStreamController(
           new ServerId(i, server.transport().target()),
           server,
@@ -161,9 +161,9 @@ public final class DefaultXdsClient implements XdsClient {
           scheduler,
           ticker,
           random,
-          this.servers));
+          servers));
     }
-    this.servers.start(controllers, cache, this::publishStatus);
+    servers.start(controllers, cache, this::publishStatus);
     this.loadReports =
         new LoadReportClient(lrsChannel, primaryTarget, node, syncContext, scheduler, ticker, random);
     this.liveClientId = LiveClients.register(new LiveClients.Client() {

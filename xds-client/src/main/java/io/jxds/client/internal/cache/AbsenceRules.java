@@ -179,7 +179,7 @@ final class AbsenceRules {
   }
 
   /**
-   * Watched again with a retained value (or a known absence) that no response has confirmed yet:
+   * Watched again with a retained value (or absence) that no response has confirmed yet:
    * the window in which a response may predate the request is over. A server answers a request
    * that adds a name, so responses of the type that came in the window and all lacked it mean it
    * was deleted while nobody watched it; no response at all means the server believes the client

@@ -98,7 +98,7 @@ final class DeltaResponses {
 
   /**
    * {@code stream} ended: what it sent for names nobody watches is dropped, and the values it
-   * vouched for are no longer known to be current (the next stream's {@code
+   * vouched for are vouched for no more (the next stream's {@code
    * initial_resource_versions} names only watched values, so its server would not send the
    * removal of the others).
    */

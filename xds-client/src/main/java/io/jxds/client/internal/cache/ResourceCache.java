@@ -172,20 +172,20 @@ public final class ResourceCache {
       // should fail fast with the reason rather than hang until then (told just below).
       streamFailed(entry, connectionFailure);
     }
-    Consumer<ResourceWatcher<T>> known = null;
+    Consumer<ResourceWatcher<T>> tell = null;
     if (told) {
       // nothing more to say
     } else if (entry.value() != null) {
       T value = entry.value();
-      known = w -> w.onUpdate(value);
+      tell = w -> w.onUpdate(value);
     } else if (entry.absent()) {
-      known = w -> w.onResourceDoesNotExist(name);
+      tell = w -> w.onResourceDoesNotExist(name);
     } else if (entry.error() != null && !errorQueued) {
       Status error = entry.error();
-      known = w -> w.onError(error);
+      tell = w -> w.onError(error);
     }
-    if (known != null) {
-      delivery.tellNewWatcher(queued, registration, known); // ahead of a kept value's rejection
+    if (tell != null) {
+      delivery.tellNewWatcher(queued, registration, tell); // ahead of a kept value's rejection
     }
     if (wentOnWire) {
       servers.wireChanged(type.typeUrl(), name);
@@ -215,12 +215,12 @@ public final class ResourceCache {
     }
     // The last name of its type: no request is sent, so the one naming it stands.
     boolean hold = t.watchedCount() == 1 && servers.stateOfTheWorld();
-    // A known absence is retained like a value: a channel that wakes on a deleted cluster should
+    // An absence is retained like a value: a channel that wakes on a deleted cluster should
     // fail at once with "does not exist", not wait out the resource timeout again.
     boolean retain = entry.cached() && !cacheRetention.isZero();
     entry.unwatch(hold, cacheRetention);
     if (retain) {
-      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", type.shortName(), name,
+      log.debug("{} resource \"{}\" unwatched; retained for {}", type.shortName(), name,
           DurationFormat.format(cacheRetention));
     } else if (!hold) {
       log.debug("{} resource \"{}\" unwatched", type.shortName(), name);
@@ -298,7 +298,7 @@ public final class ResourceCache {
 
   /**
    * A delta stream ended. What it sent for names nobody watches is dropped, and the values it
-   * vouched for are no longer known to be current: the next stream's {@code
+   * vouched for are no longer vouched for by a live stream: the next stream's {@code
    * initial_resource_versions} names only watched values, so its server would not send the
    * removal of the others (a retained value watched again must then be sent again).
    */
@@ -323,7 +323,7 @@ public final class ResourceCache {
 
   /**
    * No server has a ready stream: no timer may run while nothing can answer (gRFC A57). A
-   * postponed deletion keeps the time its name was first seen missing, for the next stream to go
+   * postponed deletion keeps the time its name was first left out, for the next stream to go
    * on from. Held names leave the wire with the stream (a new stream requests only watched names).
    */
   public void noStreamReady() {

@@ -20,15 +20,18 @@ import org.slf4j.LoggerFactory;
  * states ARCHITECTURE.md, "Glossary", defines. Owned by the client's sync context.
  *
  * <pre>
- * where the name is ({@link Wire}):
+ * where the name is ({@link Wire}), with the methods that move it:
  *
- *   (watched first) ──▶ WATCHED ──last watcher leaves──┬─▶ HELD      the type's last name (state of the world)
- *                          ▲                           ├─▶ RETAINED  a value or an absence, for the retention time
- *                          │                           └─▶ GONE      forgotten
- *                          ├──── watched again ─────── HELD ──the hold ends──▶ RETAINED, or GONE once retention is over
- *                          └──── watched again ─────── RETAINED ──retention over──▶ GONE
+ *   new ──▶ WATCHED ──unwatch──┬──▶ HELD      its type's last name, on a state-of-the-world stream
+ *            ▲   ▲             ├──▶ RETAINED  a value or an absence, for the retention time
+ *            │   │             └──▶ GONE      nothing to retain
+ *            │   └── watchAgainWhileHeld ── HELD ──releaseHold──▶ RETAINED, or GONE if retention is over
+ *            └────── watchAgain ─────── RETAINED ──retention over──▶ GONE
  *
- * what is known ({@link Knowledge}):   NOTHING ──▶ VALUE, ABSENT or NACKED, which then change into each other
+ * what is known ({@link Knowledge}):
+ *
+ *   NOTHING ──accept, reject, markAbsent──▶ VALUE, NACKED, ABSENT, which the same three change
+ *   into each other (a name watched again may go from NACKED back to VALUE: watchAgain)
  * </pre>
  *
  * <p>A NACK of a resource that has a value leaves {@link Knowledge#NACKED} with the last good
@@ -275,7 +278,7 @@ final class ResourceEntry<T> {
     return value;
   }
 
-  /** A value or a known absence: what a new watcher is told at once, and what is retained. */
+  /** Cached: a value (NACKed or not) or an absence; what a new watcher is told at once. */
   boolean cached() {
     return value != null || knowledge == Knowledge.ABSENT;
   }
@@ -379,7 +382,7 @@ final class ResourceEntry<T> {
     }
   }
 
-  /** Delta: {@code stream} ended; a value it vouched for is no longer known to be current. */
+  /** Delta: {@code stream} ended; a value it vouched for is vouched for no more. */
   void streamEnded(StreamId stream) {
     if (stream.equals(vouchingStream)) {
       vouchingStream = null;

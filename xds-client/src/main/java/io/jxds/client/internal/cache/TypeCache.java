@@ -221,7 +221,7 @@ final class TypeCache<T> implements ResourceEntry.Owner {
     return kept.isEmpty() ? null : kept.remove(name);
   }
 
-  /** A delta stream ended: what it sent for unwatched names is no longer known to be current. */
+  /** A delta stream ended: what it kept for unwatched names is dropped (see the field). */
   void dropKeptFrom(StreamId stream) {
     if (!kept.isEmpty()) {
       kept.values().removeIf(k -> k.stream().equals(stream));

@@ -86,7 +86,7 @@ public final class AdsStreamController {
   /** Streams opened so far; numbers the next one's {@link StreamId}. */
   private long streamsOpened;
   private ScheduledHandle retryTimer;
-  /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
+  /** Whether the server answers, is being reached, or fails (gRFC A57); see {@link #isConnected()}. */
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
   /** Not serving (a fallback server while a higher one serves): no stream, none started. */

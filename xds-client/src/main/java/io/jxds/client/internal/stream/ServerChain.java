@@ -15,11 +15,12 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>The first server serves; the others are idle.
  *   <li>When the server that serves last cannot be reached (its stream fails before any response,
- *       or its channel fails to connect) and some watched resource has nothing cached (a value, a
- *       known absence and a NACKed resource count as cached), the next server is started as
- *       well, and is asked for every name on the wire. Its failure is not reported to watchers then: the
- *       next server may answer. The failure of the last server is reported, as with one server.
- *       A watch of an uncached name while the serving server is failing falls back the same way.
+ *       or its channel fails to connect) and some watched name knows nothing (a value, an absence
+ *       and a NACK are each something: ARCHITECTURE.md, "Glossary"), the next server is started
+ *       as well, and is asked for every name on the wire. Its failure is not reported to watchers
+ *       then: the next server may answer. The failure of the last server is reported, as with one
+ *       server. A watch of a name that knows nothing while the serving server is failing falls
+ *       back the same way.
  *   <li>Servers before the serving one keep retrying (their own backoff). The first response from
  *       one of them makes it the serving server again: the servers after it are stopped and their
  *       streams closed. A stream that is only ready does not (a delta stream counts as connected
@@ -66,7 +67,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
       controllers.get(i).wireChanged(typeUrl, name);
     }
     if (controllers.get(serving).isFailing()) {
-      maybeFallBack(); // gRFC A71: a new uncached resource while the server cannot be reached
+      maybeFallBack(); // gRFC A71: a new name that knows nothing while the server cannot be reached
     }
   }
 
@@ -152,7 +153,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
     }
   }
 
-  /** Starts the next server if there is one and something watched has nothing cached. */
+  /** Starts the next server if there is one and some watched name knows nothing. */
   private boolean maybeFallBack() {
     if (serving + 1 >= controllers.size() || !cache.anyWatchedKnowsNothing()) {
       return false;
