@@ -107,6 +107,11 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   }
 
   @Override
+  public void requestConnection() {
+    clusters.requestConnection();
+  }
+
+  @Override
   public void shutdown() {
     clusters.shutdown();
     if (lease != null) {

@@ -98,6 +98,13 @@ public final class CdsBalancer extends LoadBalancer {
   }
 
   @Override
+  public void requestConnection() {
+    if (eds != null) {
+      eds.requestConnection();
+    }
+  }
+
+  @Override
   public void shutdown() {
     shutdown = true;
     if (watch != null) {

@@ -134,6 +134,13 @@ public final class EdsBalancer extends LoadBalancer {
     // Resolver addresses mean nothing here; the control plane decides.
   }
 
+  @Override
+  public void requestConnection() {
+    if (priorities != null) {
+      priorities.requestConnection();
+    }
+  }
+
   /** The channel's target, for metrics; a parent helper that does not say gives an empty one. */
   private String channelTarget() {
     try {
