@@ -3,6 +3,7 @@ package io.jxds.balancer.internal.eds;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceTypes;
@@ -20,6 +21,7 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
@@ -53,6 +55,7 @@ public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   /** Every picker goes to the channel through it (it sweeps the circuit-breaker counts). */
   private final PickerHandOver pickers;
   private final XdsClient xdsClient;
@@ -80,6 +83,7 @@ public final class EdsBalancer extends LoadBalancer {
    */
   public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.syncContext = helper.getSynchronizationContext();
     this.pickers = new PickerHandOver(helper);
     this.xdsClient = xdsClient;
     this.pickRandom = pickRandom;
@@ -93,9 +97,10 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(lbConfig instanceof EdsConfig newConfig)) {
-      return Status.INVALID_ARGUMENT.withDescription("EDS balancer: expected an EdsConfig, got " + lbConfig);
+      return WrongConfig.status(name(), "an EdsConfig", lbConfig);
     }
     if (shutdown || newConfig.equals(config)) {
       return Status.OK;
@@ -122,7 +127,7 @@ public final class EdsBalancer extends LoadBalancer {
       }
       watch = xdsClient.watchEndpoints(
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
-          helper.getSynchronizationContext());
+          syncContext);
     } else if (endpoints != null) {
       applyEndpoints(); // new timers, a new request limit or a new endpoint-picking policy
     }
@@ -131,11 +136,13 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     // Resolver addresses mean nothing here; the control plane decides.
   }
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (priorities != null) {
       priorities.requestConnection();
     }
@@ -161,6 +168,7 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     metrics.close();
     if (watch != null) {
@@ -291,6 +299,11 @@ public final class EdsBalancer extends LoadBalancer {
     childPicker = null;
   }
 
+  /** How the layer names itself in logs and errors: by its cluster, once it has one. */
+  private String name() {
+    return config == null ? "EDS" : "cluster " + config.cluster();
+  }
+
   /** Drops and circuit breaking wrap whatever the priority tree reports. */
   private final class ChildHelper extends ForwardingLoadBalancerHelper {
     /** The tree this helper belongs to: a closed tree's late reports are ignored. */
@@ -321,16 +334,19 @@ public final class EdsBalancer extends LoadBalancer {
 
     @Override
     public void onUpdate(EndpointsUpdate value) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onEndpoints(serviceName, value);
     }
 
     @Override
     public void onResourceDoesNotExist(String resourceName) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onDoesNotExist(serviceName);
     }
 
     @Override
     public void onError(Status error) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       EdsBalancer.this.onError(serviceName, error);
     }
   }

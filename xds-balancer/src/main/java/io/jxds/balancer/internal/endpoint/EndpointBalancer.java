@@ -11,6 +11,7 @@ import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.internal.picker.FailingPicker;
@@ -20,6 +21,7 @@ import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.CoalescedUpdate;
 import io.jxds.balancer.internal.tree.PublishedState;
 import io.jxds.balancer.internal.tree.StickyFailure;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -56,6 +58,7 @@ public final class EndpointBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EndpointBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
@@ -78,8 +81,9 @@ public final class EndpointBalancer extends LoadBalancer {
    */
   public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
-    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
+    this.update = new CoalescedUpdate(syncContext, this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
@@ -96,10 +100,10 @@ public final class EndpointBalancer extends LoadBalancer {
    */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof EndpointGroup group)) {
-      return Status.UNAVAILABLE.withDescription(
-          name + ": expected an EndpointGroup config, got " + config);
+      return WrongConfig.status(name, "an EndpointGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -107,6 +111,7 @@ public final class EndpointBalancer extends LoadBalancer {
 
   /** Applies a new endpoint list: subchannels are created, kept or shut down by address. */
   public void acceptConfig(EndpointGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
@@ -140,6 +145,7 @@ public final class EndpointBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     // Keep serving from existing subchannels; only a leaf with none reports the error.
     if (endpoints.isEmpty()) {
       lastError = error;
@@ -149,6 +155,7 @@ public final class EndpointBalancer extends LoadBalancer {
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (EndpointState endpoint : endpoints.values()) {
       endpoint.subchannel.requestConnection();
     }
@@ -156,6 +163,7 @@ public final class EndpointBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     for (EndpointState endpoint : endpoints.values()) {
       endpoint.subchannel.shutdown();
@@ -174,6 +182,7 @@ public final class EndpointBalancer extends LoadBalancer {
   }
 
   private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || endpoints.get(endpoint.address) != endpoint) {
       return; // a removed endpoint's late news
     }

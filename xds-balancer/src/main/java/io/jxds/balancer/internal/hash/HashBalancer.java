@@ -11,6 +11,7 @@ import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
@@ -21,6 +22,7 @@ import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.tree.CoalescedUpdate;
 import io.jxds.balancer.internal.tree.PublishedState;
 import io.jxds.balancer.internal.tree.StickyFailure;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,6 +63,7 @@ public final class HashBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(HashBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
   private final RandomGenerator pickRandom;
@@ -82,8 +85,9 @@ public final class HashBalancer extends LoadBalancer {
    */
   public HashBalancer(Helper helper, String name, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
-    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
+    this.update = new CoalescedUpdate(syncContext, this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
   }
@@ -91,9 +95,10 @@ public final class HashBalancer extends LoadBalancer {
   /** Accepts a {@link LocalityGroup} whose policy is ring hash or maglev; addresses are ignored. */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof LocalityGroup group) || !group.policy().hashesRequests()) {
-      return Status.UNAVAILABLE.withDescription(name + ": expected a ring hash or maglev LocalityGroup, got " + config);
+      return WrongConfig.status(name, "a ring hash or maglev LocalityGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -101,6 +106,7 @@ public final class HashBalancer extends LoadBalancer {
 
   /** Applies new localities: subchannels are kept, created or shut down by address. */
   public void acceptConfig(LocalityGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
@@ -175,6 +181,7 @@ public final class HashBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (endpoints.isEmpty()) {
       lastError = error;
       updateState();
@@ -184,11 +191,13 @@ public final class HashBalancer extends LoadBalancer {
   /** gRFC A42: leaving IDLE connects one endpoint, unless one is already up or coming up. */
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     connectFirstIdleUnlessActive();
   }
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     for (EndpointState endpoint : endpoints.values()) {
       endpoint.subchannel.shutdown();
@@ -220,6 +229,7 @@ public final class HashBalancer extends LoadBalancer {
   }
 
   private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || endpoints.get(endpoint.address) != endpoint) {
       return;
     }
@@ -282,7 +292,7 @@ public final class HashBalancer extends LoadBalancer {
         + " endpoints unreachable; last error: " + (lastError == null ? "none" : FailingPicker.describe(lastError)));
     List<EndpointState> snapshot = ordered;
     SubchannelPicker picker = new HashPicker(table, states, results, hashHeader, pickRandom,
-        index -> helper.getSynchronizationContext().execute(() -> connect(snapshot.get(index))), failure);
+        index -> syncContext.execute(() -> connect(snapshot.get(index))), failure);
     if (aggregate == TRANSIENT_FAILURE && ready == 0 && connecting == 0 && idle == 0) {
       picker = new FailingPicker(failure); // the parent reads the cause from a FailingPicker
     }

@@ -8,6 +8,7 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
@@ -19,6 +20,7 @@ import io.jxds.balancer.internal.picker.SmoothWrrSequence;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,6 +53,7 @@ public final class LocalityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(LocalityBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
@@ -73,6 +76,7 @@ public final class LocalityBalancer extends LoadBalancer {
    */
   public LocalityBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
@@ -90,10 +94,10 @@ public final class LocalityBalancer extends LoadBalancer {
    */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof LocalityGroup group)) {
-      return Status.UNAVAILABLE.withDescription(
-          name + ": expected a LocalityGroup config, got " + config);
+      return WrongConfig.status(name, "a LocalityGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -101,6 +105,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   /** Applies a new set of localities, keeping the children of unchanged ones untouched. */
   public void acceptConfig(LocalityGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
@@ -142,6 +147,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (children.isEmpty()) {
       publish(TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(
           name + ": no localities; " + FailingPicker.describe(error)).withCause(error.getCause())));
@@ -154,6 +160,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (LocalityChild child : children.values()) {
       child.balancer.requestConnection();
     }
@@ -161,6 +168,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     for (LocalityChild child : children.values()) {
       child.shutdown();
