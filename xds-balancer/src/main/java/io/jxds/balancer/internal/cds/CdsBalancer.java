@@ -16,6 +16,7 @@ import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.tls.ClusterTlsBinding;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
+import io.jxds.balancer.internal.tree.ResourceAbsence;
 import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.List;
 import java.util.Optional;
@@ -171,8 +172,7 @@ public final class CdsBalancer extends LoadBalancer {
     current = null;
     closeChild();
     fail(Status.UNAVAILABLE.withDescription("cluster " + cluster + " does not exist"
-        + EdsBalancer.absenceReason(xdsClient, ResourceTypes.CLUSTER_TYPE_URL, cluster)
-        + " (node id " + xdsClient.status().nodeId() + ")"));
+        + ResourceAbsence.why(xdsClient, ResourceTypes.CLUSTER_TYPE_URL, cluster)));
   }
 
   private void onError(Status error) {

@@ -4,8 +4,6 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
-import io.grpc.util.ForwardingLoadBalancerHelper;
-import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
@@ -21,6 +19,8 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.ResourceAbsence;
 import io.jxds.balancer.internal.tree.WrongConfig;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
@@ -75,6 +75,8 @@ public final class EdsBalancer extends LoadBalancer {
   private ClusterMetrics metrics = ClusterMetrics.NONE;
   /** The last priority that served (-1: none yet): a move from it is a failover or a failback. */
   private int lastServingPriority = -1;
+  /** Priority trees built so far; the current one is the last: only its reports count. */
+  private long trees;
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -199,10 +201,10 @@ public final class EdsBalancer extends LoadBalancer {
       return;
     }
     if (priorities == null) {
-      ChildHelper childHelper = new ChildHelper();
-      priorities = new PriorityBalancer(childHelper, treeRandom, pickRandom);
+      long tree = ++trees;
+      priorities = new PriorityBalancer(
+          new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker)), treeRandom, pickRandom);
       priorities.onServingPriority(this::onServingPriority);
-      childHelper.owner = priorities;
     }
     long publishedBefore = published;
     priorities.acceptConfig(
@@ -243,20 +245,7 @@ public final class EdsBalancer extends LoadBalancer {
     endpoints = null;
     closePriorities();
     fail("cluster " + config.cluster() + ": endpoints " + serviceName + " do not exist"
-        + absenceReason(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName)
-        + " (node id " + xdsClient.status().nodeId() + ")");
-  }
-
-  /**
-   * Why the client holds {@code name} absent ({@code ": deleted by the control plane"}, or a
-   * timeout that names a control plane holding its whole response back), or nothing when it does
-   * not say: an operator reading the RPC's error should not need the client's logs.
-   */
-  public static String absenceReason(XdsClient client, String typeUrl, String name) {
-    return client.status().resource(typeUrl, name)
-        .flatMap(ResourceStatus::lastError)
-        .map(why -> ": " + why)
-        .orElse("");
+        + ResourceAbsence.why(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName));
   }
 
   private void onError(String serviceName, Status error) {
@@ -299,30 +288,22 @@ public final class EdsBalancer extends LoadBalancer {
     childPicker = null;
   }
 
+  /**
+   * Drops and circuit breaking wrap whatever the priority tree reports; a closed tree's late
+   * reports are ignored.
+   */
+  private void onTreeState(long tree, ConnectivityState newState, SubchannelPicker newPicker) {
+    if (shutdown || priorities == null || tree != trees) {
+      return;
+    }
+    childState = newState;
+    childPicker = newPicker;
+    publish();
+  }
+
   /** How the layer names itself in logs and errors: by its cluster, once it has one. */
   private String name() {
     return config == null ? "EDS" : "cluster " + config.cluster();
-  }
-
-  /** Drops and circuit breaking wrap whatever the priority tree reports. */
-  private final class ChildHelper extends ForwardingLoadBalancerHelper {
-    /** The tree this helper belongs to: a closed tree's late reports are ignored. */
-    private PriorityBalancer owner;
-
-    @Override
-    protected Helper delegate() {
-      return helper;
-    }
-
-    @Override
-    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
-      if (shutdown || owner == null || owner != priorities) {
-        return;
-      }
-      childState = newState;
-      childPicker = newPicker;
-      publish();
-    }
   }
 
   private final class EndpointsWatcher implements ResourceWatcher<EndpointsUpdate> {
