@@ -9,7 +9,6 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.endpoint.EndpointBalancer;
@@ -19,6 +18,7 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.EndpointLocality;
 import io.jxds.balancer.internal.tree.PublishedState;
 import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.ArrayList;
@@ -262,38 +262,15 @@ public final class LocalityBalancer extends LoadBalancer {
 
     LocalityChild(LocalityConfig config) {
       this.config = config;
-      ChildHelper childHelper = new ChildHelper(new LocalityTagging(helper, new EndpointLocality(config.id())),
-          (state, picker) -> onChildState(this, state, picker));
-      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random, pickRandom);
+      ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
+      // A child serves one locality for life: an endpoint moved to another locality gets that
+      // locality's subchannel.
+      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), config.id(), random, pickRandom);
     }
 
     void shutdown() {
       shutdown = true;
       balancer.shutdown();
-    }
-  }
-
-  /**
-   * Attaches the child's locality to every subchannel its endpoints get: a child serves one
-   * locality for life (an endpoint moved to another locality gets that locality's subchannel).
-   */
-  private static final class LocalityTagging extends ForwardingLoadBalancerHelper {
-    private final Helper parent;
-    private final EndpointLocality locality;
-
-    LocalityTagging(Helper parent, EndpointLocality locality) {
-      this.parent = parent;
-      this.locality = locality;
-    }
-
-    @Override
-    protected Helper delegate() {
-      return parent;
-    }
-
-    @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      return parent.createSubchannel(locality.attachTo(args));
     }
   }
 }
