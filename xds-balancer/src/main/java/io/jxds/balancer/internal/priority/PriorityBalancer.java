@@ -153,7 +153,7 @@ public final class PriorityBalancer extends LoadBalancer {
       // gRFC A115: a child whose priority left the config is closed at once.
       for (String name : new ArrayList<>(children.keySet())) {
         if (!names.contains(name)) {
-          logger.debug("{}: priority child {} removed", newConfig.clusterName(), name);
+          logger.debug("cluster {}: priority child {} removed", newConfig.clusterName(), name);
           children.remove(name).shutdown();
         }
       }
@@ -268,7 +268,7 @@ public final class PriorityBalancer extends LoadBalancer {
   }
 
   private PriorityChild startChild(String name, LocalityGroup group) {
-    logger.debug("{}: starting priority child {}", config.clusterName(), name);
+    logger.debug("cluster {}: starting priority child {}", config.clusterName(), name);
     PriorityChild child = new PriorityChild(name);
     children.put(name, child);
     child.startFailoverTimer(); // gRFC A56: the timer starts with the child
@@ -355,7 +355,7 @@ public final class PriorityBalancer extends LoadBalancer {
     if (child.shutdown || !child.deactivated) {
       return;
     }
-    logger.debug("{}: closing {}, unused for {}", config.clusterName(), child.name,
+    logger.debug("cluster {}: closing {}, unused for {}", config.clusterName(), child.name,
         DurationFormat.format(config.childRetention()));
     children.remove(child.name);
     child.shutdown();
@@ -405,7 +405,7 @@ public final class PriorityBalancer extends LoadBalancer {
           .setLoadBalancingPolicyConfig(group)
           .build());
       if (!status.isOk()) {
-        logger.warn("{}: {} rejected its config: {}", config.clusterName(), name, status);
+        logger.warn("cluster {}: {} rejected its config: {}", config.clusterName(), name, status);
       }
     }
 
@@ -429,7 +429,7 @@ public final class PriorityBalancer extends LoadBalancer {
       if (deactivated) {
         return;
       }
-      logger.debug("{}: deactivating {} for {}", config.clusterName(), name,
+      logger.debug("cluster {}: deactivating {} for {}", config.clusterName(), name,
           DurationFormat.format(config.childRetention()));
       deactivated = true;
       // The failover timer keeps running (A56, as grpc-java): one that fires while the child is
@@ -441,7 +441,7 @@ public final class PriorityBalancer extends LoadBalancer {
       if (!deactivated) {
         return;
       }
-      logger.debug("{}: reactivating {}", config.clusterName(), name);
+      logger.debug("cluster {}: reactivating {}", config.clusterName(), name);
       deactivated = false;
       if (retentionTimer != null) {
         retentionTimer.cancel();
