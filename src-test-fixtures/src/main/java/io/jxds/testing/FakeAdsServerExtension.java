@@ -1,6 +1,5 @@
 package io.jxds.testing;
 
-import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -73,17 +72,9 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
   public void afterEach(ExtensionContext context) {
     FakeAdsServer current = server;
     server = null;
-    if (current == null) {
-      return;
-    }
-    current.stop();
-    List<Throwable> errors = current.unexpectedErrors();
-    if (!errors.isEmpty()) {
-      AssertionError failure =
-          new AssertionError("FakeAdsServer saw " + errors.size() + " unexpected error(s)",
-              errors.get(0));
-      errors.stream().skip(1).forEach(failure::addSuppressed);
-      throw failure;
+    if (current != null) {
+      current.stop();
+      UnexpectedErrors.assertNone(current.unexpectedErrors());
     }
   }
 }

@@ -41,9 +41,9 @@ class ReadmeExampleTest {
         request.setVersionInfo(response.getVersionInfo()).setResponseNonce(response.getNonce())
             .build());
 
-    RecordedRequest ack = ads.server().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5));
+    RecordedRequest ack = ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5));
     assertThat(ack.resourceNames()).containsExactly("payments");
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).isEmpty();
     channel.shutdownNow();
   }
 }
