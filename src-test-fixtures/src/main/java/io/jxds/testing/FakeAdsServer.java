@@ -1,5 +1,7 @@
 package io.jxds.testing;
 
+import static io.jxds.testing.ServedResources.byName;
+
 import com.google.protobuf.Message;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
@@ -31,12 +33,9 @@ import java.util.UUID;
  * (open streams, their subscriptions), {@link #faults()} (broken streams; held, delayed or raw
  * responses) and {@link #loadReports()} (LRS).
  *
- * <p>It behaves as real control planes do (versions per type, pushes to subscribed streams, the
- * first request on a stream always answered, stale nonces ignored, NACKed versions not re-sent);
- * the package documentation, "FakeAdsServer's protocol", says exactly how.
- *
- * <p>Thread-safe. A daemon thread writes the responses in the order they were produced; a failure
- * inside the server is kept in {@link #unexpectedErrors()}, never thrown. Logging is at DEBUG.
+ * <p>It behaves as real control planes do; the package documentation, "FakeAdsServer's protocol",
+ * says exactly how. Thread-safe. A daemon thread writes the responses in the order they were
+ * produced; a failure inside the server is kept in {@link #unexpectedErrors()}, never thrown.
  */
 public final class FakeAdsServer implements AutoCloseable {
   /** The type URL of envoy v3 {@link Cluster} (CDS). */
@@ -260,7 +259,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param clusters the clusters to serve
    */
   public void setClusters(Cluster... clusters) {
-    setResources(CLUSTER_TYPE_URL, ServedResources.byName(List.of(clusters), Cluster::getName));
+    setResources(CLUSTER_TYPE_URL, byName(List.of(clusters), Cluster::getName));
   }
 
   /**
@@ -269,7 +268,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param clusters the clusters to add or replace
    */
   public void putClusters(Cluster... clusters) {
-    putResources(CLUSTER_TYPE_URL, ServedResources.byName(List.of(clusters), Cluster::getName));
+    putResources(CLUSTER_TYPE_URL, byName(List.of(clusters), Cluster::getName));
   }
 
   /**
@@ -287,7 +286,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param assignments the assignments to serve
    */
   public void setEndpoints(ClusterLoadAssignment... assignments) {
-    setResources(ENDPOINTS_TYPE_URL, ServedResources.byName(List.of(assignments), ClusterLoadAssignment::getClusterName));
+    setResources(ENDPOINTS_TYPE_URL, byName(List.of(assignments), ClusterLoadAssignment::getClusterName));
   }
 
   /**
@@ -296,7 +295,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param assignments the assignments to add or replace
    */
   public void putEndpoints(ClusterLoadAssignment... assignments) {
-    putResources(ENDPOINTS_TYPE_URL, ServedResources.byName(List.of(assignments), ClusterLoadAssignment::getClusterName));
+    putResources(ENDPOINTS_TYPE_URL, byName(List.of(assignments), ClusterLoadAssignment::getClusterName));
   }
 
   /**
@@ -314,7 +313,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param listeners the listeners to serve
    */
   public void setListeners(Listener... listeners) {
-    setResources(LISTENER_TYPE_URL, ServedResources.byName(List.of(listeners), Listener::getName));
+    setResources(LISTENER_TYPE_URL, byName(List.of(listeners), Listener::getName));
   }
 
   /**
@@ -323,7 +322,7 @@ public final class FakeAdsServer implements AutoCloseable {
    * @param routes the route configurations to serve
    */
   public void setRoutes(RouteConfiguration... routes) {
-    setResources(ROUTE_TYPE_URL, ServedResources.byName(List.of(routes), RouteConfiguration::getName));
+    setResources(ROUTE_TYPE_URL, byName(List.of(routes), RouteConfiguration::getName));
   }
 
   /**
