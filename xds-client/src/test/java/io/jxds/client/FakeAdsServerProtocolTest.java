@@ -118,7 +118,8 @@ class FakeAdsServerProtocolTest {
     // Either a subscription change, or (when it crossed the server's answer to the "a, b"
     // request and was ignored as stale) the ACK of that answer: both carry only "a".
     server().requests().await(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a")), WAIT);
-    Poll.until("only a subscribed", () -> server().streams().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
+    Poll.until("only a subscribed",
+        () -> server().streams().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
   }
 
   @Test
@@ -127,8 +128,8 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestCluster> b = watch(TestTypes.CLUSTER, "b");
-    server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2,
-        WAIT);
+    server().requests().await(
+        CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
     String accepted = server().version(CLUSTER_TYPE_URL);
     server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b")
         .edsConfigPath("/x").build());
@@ -193,7 +194,8 @@ class FakeAdsServerProtocolTest {
     Poll.until("retry scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
-    RecordedRequest cds = server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+    RecordedRequest cds =
+        server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
     RecordedRequest eds = server().requests().await(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL,
         WAIT);
     assertThat(cds.versionInfo()).isEqualTo("1");
