@@ -35,7 +35,7 @@ class ControlPlaneAuthorExampleTest {
       client.watchCluster("payments", completing(cluster), Runnable::run);
 
       assertThat(cluster.get(5, TimeUnit.SECONDS).edsServiceName()).isEqualTo("payments-eds");
-      assertThat(ads.server().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5)).resourceNames())
+      assertThat(ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5)).resourceNames())
           .containsExactly("payments");
     }
   }
