@@ -134,7 +134,7 @@ class IstioShapedEndToEndTest {
         : awaitCalls(channel, 40, 10_000, w -> !w.containsKey(FAILED));
     assertThat(window).doesNotContainKey(FAILED);
     assertThat(window.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
-    assertThat(ads.lastNack(FakeAdsServer.CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.requests().lastNack(FakeAdsServer.CLUSTER_TYPE_URL)).isEmpty();
   }
 
   private ManagedChannel channel(String cluster) {

@@ -175,7 +175,7 @@ class MeshPoliciesEndToEndTest {
         .setChoiceCount(com.google.protobuf.UInt32Value.of(11)));
     ads.setClusters(bad.build());
 
-    assertThat(ads.awaitNack(ResourceTypes.CLUSTER_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+    assertThat(ads.requests().awaitNack(ResourceTypes.CLUSTER_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
         .contains("cluster \"payments\": least_request_lb_config.choice_count must be in [2, 10], got 11");
     assertThat(calls(channel, 20)).containsOnlyKeys("a");
   }

@@ -81,6 +81,6 @@ class UnixSocketAdsEndToEndTest {
     channel = Grpc.newChannelBuilder(XdsClusterPolicy.target(CLUSTER), InsecureChannelCredentials.create()).build();
 
     awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-    assertThat(ads.lastAck(FakeAdsServer.ENDPOINTS_TYPE_URL)).isPresent();
+    assertThat(ads.requests().lastAck(FakeAdsServer.ENDPOINTS_TYPE_URL)).isPresent();
   }
 }

@@ -194,7 +194,7 @@ class XdsClusterEndToEndTest {
         .locality("r", "a", "", l -> l.weight(1).endpoint("127.0.0.1", a.port(), HEALTHY, 0))
         .build());
 
-    assertThat(ads.awaitNack(FakeAdsServer.ENDPOINTS_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+    assertThat(ads.requests().awaitNack(FakeAdsServer.ENDPOINTS_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
         .contains("ClusterLoadAssignment \"payments\": endpoints[0].lb_endpoints[0].load_balancing_weight must be "
             + "at least 1, got 0");
     awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
@@ -281,7 +281,7 @@ class XdsClusterEndToEndTest {
   @Test
   void idleChannelWakesWhileControlPlaneIsDownAndRoutesFromRetainedCache() throws Exception {
     // Default retention (5 min): the pooled client and its cache outlive the idle balancer.
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrapJson());
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().build());
     Backend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
@@ -334,7 +334,7 @@ class XdsClusterEndToEndTest {
     ManagedChannel channel = track(Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build());
 
     awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-    assertThat(ads.subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
+    assertThat(ads.streams().subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
   }
 
   @Test
