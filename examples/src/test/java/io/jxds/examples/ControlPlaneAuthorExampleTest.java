@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * FakeAdsServer, and check that a real xDS client (jxds) accepts them. Swap the builder call for
  * your own generator.
  */
+// docs/testing.md:begin
 class ControlPlaneAuthorExampleTest {
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
 
@@ -50,3 +51,4 @@ class ControlPlaneAuthorExampleTest {
     };
   }
 }
+// docs/testing.md:end

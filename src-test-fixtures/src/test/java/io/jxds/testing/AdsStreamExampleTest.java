@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-// The README's "Testing against a fake control plane" example, verbatim from here on.
-class ReadmeExampleTest {
+// docs/testing.md:begin
+class AdsStreamExampleTest {
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.inProcess();
 
   @Test
@@ -47,3 +47,4 @@ class ReadmeExampleTest {
     channel.shutdownNow();
   }
 }
+// docs/testing.md:end
