@@ -51,7 +51,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * grpc-java's own xDS client, bootstrapped by {@link FakeAdsServer#bootstrapJson()}, resolves
+ * grpc-java's own xDS client, bootstrapped by {@link FakeAdsServer#bootstrap()}, resolves
  * {@code xds:///svc.test} through Listener → RouteConfiguration → Cluster → ClusterLoadAssignment
  * served by the fake and sends RPCs to real servers on 127.0.0.1; the fake records its ACKs and
  * NACKs. If grpc-java works against the fake, users can trust it.
