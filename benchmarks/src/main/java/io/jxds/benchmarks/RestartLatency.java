@@ -73,7 +73,8 @@ public final class RestartLatency {
         client.watchEndpoints("e" + i, HeapFootprint.cast(HeapFootprint.ignoring()), Runnable::run);
       }
       server.streams().awaitCount(1, WAIT);
-      server.requests().awaitAck(FakeAdsServer.ENDPOINTS_TYPE_URL, server.version(FakeAdsServer.ENDPOINTS_TYPE_URL), WAIT);
+      server.requests().awaitAck(
+          FakeAdsServer.ENDPOINTS_TYPE_URL, server.version(FakeAdsServer.ENDPOINTS_TYPE_URL), WAIT);
       load.start();
       long[] out = new long[restarts];
       for (int r = 0; r < restarts; r++) {
