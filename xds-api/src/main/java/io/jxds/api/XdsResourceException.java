@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 public final class XdsResourceException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /** The rejected resource's name, if it could be read. */
   private final @Nullable String resourceName;
 
   /**
