@@ -30,13 +30,16 @@ final class SotwRequests {
     namesTemplates.remove(typeUrl);
   }
 
-  /** A request of the type naming {@code names} (the names on the wire, sorted). */
-  DiscoveryRequest.Builder naming(String typeUrl, List<String> names) {
+  /**
+   * A request of the type naming {@code names} (the names on the wire, sorted): the same instance,
+   * and the same name list, until the names change.
+   */
+  DiscoveryRequest naming(String typeUrl, List<String> names) {
     DiscoveryRequest template = namesTemplates.get(typeUrl);
     if (template == null || template.getResourceNamesCount() != names.size()) {
       template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
       namesTemplates.put(typeUrl, template);
     }
-    return template.toBuilder();
+    return template;
   }
 }

@@ -109,8 +109,10 @@ final class SotwStream extends AdsStream implements AdsTransport.Listener {
   }
 
   private void send(String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
-    DiscoveryRequest.Builder request = requests.naming(typeUrl, names);
-    answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).sent(settings.cache().wireMark(typeUrl));
+    DiscoveryRequest template = requests.naming(typeUrl, names);
+    answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest())
+        .sent(settings.cache().wireMark(typeUrl), template.getResourceNamesList());
+    DiscoveryRequest.Builder request = template.toBuilder();
     request.setVersionInfo(version).setResponseNonce(nonce);
     Node node = takeNode();
     if (node != null) {
