@@ -20,8 +20,10 @@ import java.util.function.LongSupplier;
  * are kept undecoded (gRFC A46: not validated) and applied when watched. A value is current only
  * while the stream that sent it, or one told of it in {@code initial_resource_versions}, lives:
  * that stream vouches for it (ARCHITECTURE.md, "Glossary"), and would send its change or removal.
- * When the stream ends, what it sent for unwatched names is dropped, and a retained value watched
- * again must be sent again (see {@link AbsenceRules}).
+ * When the stream ends, what it sent for unwatched names is still the newest the client knows: a
+ * name watched before another stream is ready is served it (and the next stream of that server is
+ * told of it in {@code initial_resource_versions}); what is still unwatched when another stream is
+ * ready is dropped. A retained value watched again must be sent again (see {@link AbsenceRules}).
  */
 final class DeltaResponses {
   private final Clock clock;
@@ -79,6 +81,11 @@ final class DeltaResponses {
     return applied.valid() > 0 && delivery.pendingCount() > queued;
   }
 
+  /** A stream is ready: what ended streams sent for names still unwatched is dropped. */
+  void streamReady(TypeCache<?> t) {
+    t.dropKeptOfEndedStreams();
+  }
+
   /**
    * The version of every watched name of the type whose value came from {@code stream}'s server
    * (a version from another server means nothing to this one), for the stream's {@code
@@ -97,13 +104,13 @@ final class DeltaResponses {
   }
 
   /**
-   * {@code stream} ended: what it sent for names nobody watches is dropped, and the values it
-   * vouched for are vouched for no more (the next stream's {@code
-   * initial_resource_versions} names only watched values, so its server would not send the
-   * removal of the others).
+   * {@code stream} ended: the values it vouched for are vouched for no more (the next stream's
+   * {@code initial_resource_versions} names only watched values, so its server would not send the
+   * removal of the others), and what it sent for names nobody watches is kept until another stream
+   * is ready ({@link #streamReady}).
    */
   void streamEnded(TypeCache<?> t, StreamId stream) {
-    t.dropKeptFrom(stream);
+    t.keptStreamEnded(stream);
     for (ResourceEntry<?> entry : t.entries()) {
       entry.streamEnded(stream);
     }

@@ -297,15 +297,27 @@ public final class ResourceCache {
   }
 
   /**
-   * A delta stream ended. What it sent for names nobody watches is dropped, and the values it
-   * vouched for are no longer vouched for by a live stream: the next stream's {@code
-   * initial_resource_versions} names only watched values, so its server would not send the
-   * removal of the others (a retained value watched again must then be sent again).
+   * A delta stream ended. The values it vouched for are no longer vouched for by a live stream:
+   * the next stream's {@code initial_resource_versions} names only watched values, so its server
+   * would not send the removal of the others (a retained value watched again must then be sent
+   * again). What it sent for names nobody watches stays the newest the client knows until another
+   * stream is ready ({@link #streamReady}).
    */
   public void deltaStreamEnded(StreamId stream) {
     syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
       delta.streamEnded(t, stream);
+    }
+  }
+
+  /**
+   * A stream (of either protocol, to any server) is ready, before its first requests: what ended
+   * delta streams sent for names still unwatched is dropped, since its server was not told of it.
+   */
+  public void streamReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    for (TypeCache<?> t : types.values()) {
+      delta.streamReady(t);
     }
   }
 

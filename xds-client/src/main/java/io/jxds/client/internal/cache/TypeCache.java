@@ -205,11 +205,14 @@ final class TypeCache<T> implements ResourceEntry.Owner {
     return marks;
   }
 
-  /** A delta resource sent for a name nobody watched, with the stream that sent it. */
-  record Kept(Resource resource, StreamId stream) {}
+  /**
+   * A delta resource sent for a name nobody watched, with the stream that sent it and whether that
+   * stream has ended.
+   */
+  record Kept(Resource resource, StreamId stream, boolean streamEnded) {}
 
   void keep(Resource resource, StreamId stream) {
-    kept.put(resource.getName(), new Kept(resource, stream));
+    kept.put(resource.getName(), new Kept(resource, stream, false));
   }
 
   void dropKept(String name) {
@@ -221,10 +224,24 @@ final class TypeCache<T> implements ResourceEntry.Owner {
     return kept.isEmpty() ? null : kept.remove(name);
   }
 
-  /** A delta stream ended: what it kept for unwatched names is dropped (see the field). */
-  void dropKeptFrom(StreamId stream) {
+  /**
+   * A delta stream ended: what it kept stays the newest the client knows of those names (a name
+   * watched before the next stream starts is served it, and that stream is told of it), until
+   * another stream is ready ({@link #dropKeptOfEndedStreams}).
+   */
+  void keptStreamEnded(StreamId stream) {
     if (!kept.isEmpty()) {
-      kept.values().removeIf(k -> k.stream().equals(stream));
+      kept.replaceAll((name, k) -> k.stream().equals(stream) ? new Kept(k.resource(), k.stream(), true) : k);
+    }
+  }
+
+  /**
+   * A stream is ready: what ended streams kept for names still unwatched is dropped, since the new
+   * stream's server was not told of it and would never send its change or removal.
+   */
+  void dropKeptOfEndedStreams() {
+    if (!kept.isEmpty()) {
+      kept.values().removeIf(Kept::streamEnded);
     }
   }
 

@@ -324,6 +324,7 @@ public final class AdsStreamController {
     nudges.cancel();
     pendingTypes.clear(); // the initial requests carry every name
     pendingNames.clear();
+    cache.streamReady();
     if (delta) {
       // A delta server that already has what the client holds (initial_resource_versions) need
       // not answer at all, so a ready delta stream counts as connected; one that closes before
