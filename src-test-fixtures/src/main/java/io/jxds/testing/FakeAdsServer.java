@@ -96,10 +96,10 @@ public final class FakeAdsServer implements AutoCloseable {
   }
 
   /**
-   * A server in process under {@code name}; not started yet. Only a client on {@link
-   * #newClientChannel()} reaches it: grpc-java resolves no {@code inprocess:} target, so clients
-   * that dial a bootstrap's {@code server_uri} (jxds channels, grpc-java's xDS) need {@link
-   * #loopback()}.
+   * A server in process under {@code name}; not started yet. A client on {@link
+   * #newClientChannel()} reaches it, and so does jxds, which dials a bootstrap's {@code server_uri}
+   * {@code inprocess:NAME} with {@code io.grpc:grpc-inprocess}; grpc-java's xDS resolves no such
+   * target and needs {@link #loopback()}.
    *
    * @param name the in-process name clients dial
    * @return the server
@@ -189,7 +189,7 @@ public final class FakeAdsServer implements AutoCloseable {
 
   /**
    * The address a client dials: {@code 127.0.0.1:PORT}, {@code unix:///ABSOLUTE_PATH} or {@code
-   * inprocess:NAME} (which only a client mapping it to {@code InProcessChannelBuilder} can dial).
+   * inprocess:NAME} (which jxds dials with {@code InProcessChannelBuilder}; grpc-java's xDS does not).
    *
    * @return the server URI, as a bootstrap's {@code server_uri} holds it
    */

@@ -45,9 +45,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * xds-cluster} resolver at run time: a test needs {@code io.jxds:xds-balancer} on its class path.
  * The property is global: tests that use a bed must not run in parallel in one JVM.
  *
- * <p>The server is on 127.0.0.1, never in process: a jxds channel dials its bootstrap's {@code
- * server_uri} with {@code Grpc.newChannelBuilder}, and grpc-java has no resolver or channel
- * provider for an {@code inprocess:} target ({@link FakeAdsServer#inProcess(String)}).
+ * <p>{@code new XdsTestBed()} puts the server on 127.0.0.1; {@link #inProcess()} puts it in
+ * process (no port), which jxds dials through {@code io.grpc:grpc-inprocess} (a test dependency
+ * then). The backends are on 127.0.0.1 either way: a channel reaches the addresses its endpoints
+ * name.
  */
 // JUnit's types appear in this class only; the module reads JUnit statically (module-info.java).
 @SuppressWarnings("exports")
@@ -55,13 +56,30 @@ public final class XdsTestBed implements BeforeEachCallback, AfterEachCallback {
   /** The system property jxds reads its bootstrap JSON from; the bed sets it for each test. */
   public static final String BOOTSTRAP_PROPERTY = "jxds.bootstrapConfig";
 
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
+  private final FakeAdsServer ads;
   private final TestBackends backends = new TestBackends();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private String propertyBefore;
 
-  /** A bed for each test of the class that registers it. */
-  public XdsTestBed() {}
+  /** A bed for each test of the class that registers it, its control plane on 127.0.0.1. */
+  public XdsTestBed() {
+    this(FakeAdsServer.loopback());
+  }
+
+  private XdsTestBed(FakeAdsServer ads) {
+    this.ads = ads;
+  }
+
+  /**
+   * A bed whose control plane is in process: its bootstrap's {@code server_uri} is {@code
+   * inprocess:NAME}, which jxds dials with {@code io.grpc:grpc-inprocess} (add it as a test
+   * dependency).
+   *
+   * @return a bed for each test of the class that registers it
+   */
+  public static XdsTestBed inProcess() {
+    return new XdsTestBed(FakeAdsServer.inProcess());
+  }
 
   /**
    * The control plane, started for the test.

@@ -15,6 +15,7 @@ import io.jxds.client.internal.metrics.Telemetry;
 import io.jxds.client.internal.stream.AdsServer;
 import io.jxds.client.internal.stream.AdsTransport;
 import io.jxds.client.internal.stream.GrpcAdsTransport;
+import io.jxds.client.internal.stream.InProcessTarget;
 import io.jxds.client.internal.tls.FileWatcherProvider;
 import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
@@ -397,6 +398,9 @@ public final class XdsClientBuilder {
   }
 
   private static ManagedChannel ownedChannel(String target, ChannelCredentials credentials) {
+    if (InProcessTarget.matches(target)) {
+      return InProcessTarget.channel(target, credentials);
+    }
     // Keepalive as grpc-java's xDS transport: detects a dead control plane behind a silent NAT.
     return Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
   }
