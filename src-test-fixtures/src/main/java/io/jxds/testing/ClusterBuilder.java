@@ -240,6 +240,9 @@ public final class ClusterBuilder {
    * @param exactSans the SANs the server's certificate may carry
    * @return this builder
    */
+  // match_subject_alt_names is deprecated in envoy's protos for match_typed_subject_alt_names, but
+  // it is the field gRFC A29 reads and istiod sends: the fixture builds what control planes send.
+  @SuppressWarnings("deprecation")
   public ClusterBuilder mutualTls(String instance, String... exactSans) {
     CertificateValidationContext.Builder validation =
         CertificateValidationContext.newBuilder()

@@ -9,8 +9,9 @@ import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
-import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.unix.DomainSocketAddress;
 import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
@@ -48,7 +49,8 @@ final class UnixSocketTransport implements Transport {
   // event loop of the same kind, with daemon threads so a forgotten server cannot hold the JVM.
   @Override
   public Server build(List<BindableService> services, ServerCredentials credentials) {
-    group = new EpollEventLoopGroup(1, new DefaultThreadFactory("fake-ads-unix", true));
+    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("fake-ads-unix", true),
+        EpollIoHandler.newFactory());
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new DomainSocketAddress(path.toString()), InsecureServerCredentials.create())
             .channelType(EpollServerDomainSocketChannel.class)

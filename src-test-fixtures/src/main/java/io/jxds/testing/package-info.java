@@ -48,4 +48,7 @@
  *       first request for a type, or one that subscribes a new name, is answered.
  * </ul>
  */
+@NullMarked
 package io.jxds.testing;
+
+import org.jspecify.annotations.NullMarked;

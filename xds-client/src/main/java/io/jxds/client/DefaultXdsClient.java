@@ -41,6 +41,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,13 +61,13 @@ public final class DefaultXdsClient implements XdsClient {
   static {
     ClientInternals.install(new ClientInternals.Access() {
       @Override
-      public LoadStatsStore loadStats(XdsClient client) {
+      public @Nullable LoadStatsStore loadStats(XdsClient client) {
         DefaultXdsClient c = unwrap(client);
         return c == null ? null : c.loadReports.store();
       }
 
       @Override
-      public Telemetry telemetry(XdsClient client) {
+      public @Nullable Telemetry telemetry(XdsClient client) {
         DefaultXdsClient c = unwrap(client);
         return c == null ? null : c.telemetry;
       }
@@ -77,7 +78,7 @@ public final class DefaultXdsClient implements XdsClient {
   private final Node node;
   private final SynchronizationContext syncContext;
   private final List<AdsTransport> transports;
-  private final ScheduledExecutorService ownedScheduler;
+  private final @Nullable ScheduledExecutorService ownedScheduler;
   private final ResourceCache cache;
   private final ServerChain servers;
   /** Registrations by (type, name, watcher identity): where caller threads meet. */
@@ -112,11 +113,11 @@ public final class DefaultXdsClient implements XdsClient {
       boolean ignoreResourceDeletion,
       boolean nodeOnFirstRequestOnly,
       ScheduledExecutorService scheduler,
-      ScheduledExecutorService ownedScheduler,
+      @Nullable ScheduledExecutorService ownedScheduler,
       Clock clock,
       LongSupplier ticker,
       RandomGenerator random,
-      Channel lrsChannel,
+      @Nullable Channel lrsChannel,
       Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
@@ -325,7 +326,7 @@ public final class DefaultXdsClient implements XdsClient {
     }
   }
 
-  private static DefaultXdsClient unwrap(XdsClient client) {
+  private static @Nullable DefaultXdsClient unwrap(XdsClient client) {
     XdsClient c = client instanceof XdsClientPool.Lease lease ? lease.client() : client;
     return c instanceof DefaultXdsClient d ? d : null;
   }

@@ -5,4 +5,7 @@
  *
  * <p>Pre-1.0: this API may change before 1.0.
  */
+@NullMarked
 package io.jxds.client;
+
+import org.jspecify.annotations.NullMarked;
