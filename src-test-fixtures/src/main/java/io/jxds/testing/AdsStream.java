@@ -7,6 +7,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One ADS stream a {@link FakeAdsServer} has accepted, in one protocol (the subclass: state of the
@@ -31,7 +32,7 @@ abstract sealed class AdsStream<S extends Subscription> permits SotwStream, Delt
   }
 
   /** What a request did: its record, and the response it calls for (null for none). */
-  record Handled(RecordedRequest recorded, Message response) {}
+  record Handled(RecordedRequest recorded, @Nullable Message response) {}
 
   /** Classifies and applies a request of this stream's protocol against what is served. */
   abstract Handled handle(Message request, ServedResources served);
@@ -42,7 +43,7 @@ abstract sealed class AdsStream<S extends Subscription> permits SotwStream, Delt
    *
    * @return the response to write
    */
-  abstract Message noteSent(Message response, String nonce);
+  abstract Message noteSent(Message response, @Nullable String nonce);
 
   /** Whether {@code response} is of this stream's protocol. */
   abstract boolean speaks(Message response);
@@ -56,7 +57,7 @@ abstract sealed class AdsStream<S extends Subscription> permits SotwStream, Delt
   }
 
   /** The response a change of {@code type} calls for on this stream, or null for none. */
-  final Message pushFor(ServedType type) {
+  final @Nullable Message pushFor(ServedType type) {
     S state = types.get(type.typeUrl);
     return state != null && state.requested ? state.responseFor(type) : null;
   }

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * RPCs to {@link TestBackend}s through any channel (a jxds {@code xds-cluster:///} channel, say),
@@ -31,8 +31,8 @@ public final class BackendCalls {
   public static final String FAILED = "failed";
 
   private static final long DEADLINE_SECONDS = 5;
-  /** The status of the last RPC that failed, for failure messages. */
-  private static volatile Status lastFailure;
+  /** The status of the last RPC that failed, for failure messages; null before the first. */
+  private static volatile @Nullable Status lastFailure;
 
   private BackendCalls() {}
 
@@ -105,14 +105,16 @@ public final class BackendCalls {
    */
   public static Map<String, Integer> awaitCalls(
       Channel channel, int window, Duration timeout, Predicate<? super Map<String, Integer>> done) {
-    AtomicReference<Map<String, Integer>> last = new AtomicReference<>(Map.of());
-    Poll.until(() -> "RPCs to satisfy the condition; last window: " + last.get()
-            + (last.get().containsKey(FAILED) ? "; last failure: " + lastFailure : ""),
+    // Poll.until asks the condition and the message on this thread: the last window is a plain map.
+    Map<String, Integer> last = new TreeMap<>();
+    Poll.until(() -> "RPCs to satisfy the condition; last window: " + last
+            + (last.containsKey(FAILED) ? "; last failure: " + lastFailure : ""),
         timeout, () -> {
-          last.set(calls(channel, window));
-          return done.test(last.get());
+          last.clear();
+          last.putAll(calls(channel, window));
+          return done.test(last);
         });
-    return last.get();
+    return last;
   }
 
   /**

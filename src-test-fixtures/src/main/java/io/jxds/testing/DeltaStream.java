@@ -4,6 +4,7 @@ import com.google.protobuf.Message;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.grpc.stub.ServerCallStreamObserver;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ final class DeltaStream extends AdsStream<DeltaSubscription> {
   }
 
   @Override
-  Message noteSent(Message message, String nonce) {
+  Message noteSent(Message message, @Nullable String nonce) {
     DeltaDiscoveryResponse response = (DeltaDiscoveryResponse) message;
     if (nonce != null) {
       response = response.toBuilder().setNonce(nonce).build();

@@ -8,7 +8,9 @@ import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One delta ADS stream's state for one type URL: the subscribed names, the version of each
@@ -30,7 +32,7 @@ final class DeltaSubscription extends Subscription {
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DeltaDiscoveryRequest request) {
-    RecordedRequest.Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
+    RecordedRequest.@Nullable Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
     if (byNonce != null) {
       return byNonce;
     }
@@ -43,7 +45,7 @@ final class DeltaSubscription extends Subscription {
    * Applies a request (its subscription changes count even when its nonce is stale: a delta
    * request's names are not a snapshot) and returns the response it calls for, or null.
    */
-  DeltaDiscoveryResponse apply(ServedType type, DeltaDiscoveryRequest request, RecordedRequest.Kind kind) {
+  @Nullable DeltaDiscoveryResponse apply(ServedType type, DeltaDiscoveryRequest request, RecordedRequest.Kind kind) {
     boolean first = !requested;
     requested = true;
     boolean added = false;
@@ -74,7 +76,7 @@ final class DeltaSubscription extends Subscription {
    * is neither. What it returns counts as held by the client from now on.
    */
   @Override
-  DeltaDiscoveryResponse responseFor(ServedType type) {
+  @Nullable DeltaDiscoveryResponse responseFor(ServedType type) {
     if (type.version == null) {
       return null;
     }
@@ -84,7 +86,8 @@ final class DeltaSubscription extends Subscription {
       Any resource = type.resources.get(name);
       String held = clientVersions.get(name);
       if (resource != null) {
-        String current = type.resourceVersions.get(name);
+        // Every served resource has a version (ServedType.changedFrom).
+        String current = Objects.requireNonNull(type.resourceVersions.get(name), name);
         if (!current.equals(held)) {
           response.addResources(Resource.newBuilder().setName(name).setVersion(current).setResource(resource));
           clientVersions.put(name, current);

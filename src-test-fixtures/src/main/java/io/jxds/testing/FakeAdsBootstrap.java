@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds gRPC-format xDS bootstrap JSON that points at one {@link FakeAdsServer}; get one from
@@ -33,7 +34,7 @@ public final class FakeAdsBootstrap {
   private final String serverUri;
   private String nodeId = DEFAULT_NODE_ID;
   private String nodeCluster = DEFAULT_NODE_CLUSTER;
-  private String[] locality; // region, zone, sub_zone; null for none
+  private String @Nullable [] locality; // region, zone, sub_zone; null for none
   private final List<String> serverFeatures = new ArrayList<>();
   private final List<String> fallbackUris = new ArrayList<>();
   private final Map<String, String> jxdsOptions = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.jxds.testing;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 @SuppressWarnings("exports")
 public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEachCallback {
   private final boolean inProcess;
-  private volatile FakeAdsServer server;
+  private volatile @Nullable FakeAdsServer server; // null outside a test
 
   private FakeAdsServerExtension(boolean inProcess) {
     this.inProcess = inProcess;

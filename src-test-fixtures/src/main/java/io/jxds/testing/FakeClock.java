@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ScheduledExecutorService} whose time moves only when a test says so.
@@ -306,15 +307,15 @@ public final class FakeClock implements ScheduledExecutorService {
     return task;
   }
 
-  private final class Task<V> implements ScheduledFuture<V>, Comparable<Delayed> {
+  private final class Task<V extends @Nullable Object> implements ScheduledFuture<V>, Comparable<Delayed> {
     private final Callable<V> body;
     private final long periodNanos;
     private final long seq = sequence.getAndIncrement();
     private volatile long dueNanos;
     private volatile boolean cancelled;
     private volatile boolean done;
-    private volatile V result;
-    private volatile Throwable failure;
+    private volatile @Nullable V result; // set once done, unless it failed
+    private volatile @Nullable Throwable failure;
 
     Task(Callable<V> body, long delay, TimeUnit unit, long periodNanos) {
       this.body = body;
@@ -383,7 +384,7 @@ public final class FakeClock implements ScheduledExecutorService {
     }
 
     @Override
-    public V get() throws ExecutionException {
+    public @Nullable V get() throws ExecutionException {
       if (cancelled) {
         throw new CancellationException();
       }
@@ -397,7 +398,7 @@ public final class FakeClock implements ScheduledExecutorService {
     }
 
     @Override
-    public V get(long timeout, TimeUnit unit) throws ExecutionException, TimeoutException {
+    public @Nullable V get(long timeout, TimeUnit unit) throws ExecutionException, TimeoutException {
       if (!done && !cancelled) {
         throw new TimeoutException("task has not run: advance the FakeClock first");
       }

@@ -24,8 +24,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LoadBalancer.Helper} for unit tests of load-balancing policies and for benchmarks of
@@ -52,8 +54,8 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   private final boolean readyOnStart;
   private final List<FakeSubchannel> waiting = new ArrayList<>();
   private int live;
-  private volatile ConnectivityState state;
-  private volatile SubchannelPicker picker;
+  private volatile @Nullable ConnectivityState state; // null before the first update
+  private volatile @Nullable SubchannelPicker picker; // null before the first update
   private volatile long pickerUpdates;
 
   /** A helper that records everything; subchannels stay idle until the test sets their state. */
@@ -115,7 +117,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
    *
    * @return the state of the last {@code updateBalancingState}, or null before the first
    */
-  public ConnectivityState state() {
+  public @Nullable ConnectivityState state() {
     return state;
   }
 
@@ -124,7 +126,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
    *
    * @return the picker of the last {@code updateBalancingState}, or null before the first
    */
-  public SubchannelPicker picker() {
+  public @Nullable SubchannelPicker picker() {
     return picker;
   }
 
@@ -165,12 +167,12 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   }
 
   /**
-   * The last created, not shut down subchannel for {@code address}, or null.
+   * The last created, not shut down subchannel for {@code address}, or null when none is live.
    *
    * @param address the subchannel's address
    * @return the subchannel, or null when none is live
    */
-  public FakeSubchannel subchannel(InetSocketAddress address) {
+  public @Nullable FakeSubchannel subchannel(InetSocketAddress address) {
     for (int i = subchannels.size() - 1; i >= 0; i--) {
       FakeSubchannel s = subchannels.get(i);
       if (s.address().equals(address) && !s.isShutdown()) {
@@ -199,9 +201,10 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
    * Picks once with the current picker.
    *
    * @return the pick's result
+   * @throws NullPointerException before the balancer pushed a picker
    */
   public PickResult pick() {
-    return picker().pickSubchannel(ARGS);
+    return currentPicker().pickSubchannel(ARGS);
   }
 
   /**
@@ -209,15 +212,20 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
    *
    * @param n how many picks
    * @return the number of picks per address, in order of first pick
+   * @throws NullPointerException before the balancer pushed a picker
    */
   public Map<SocketAddress, Integer> pickCounts(int n) {
-    SubchannelPicker p = picker();
+    SubchannelPicker p = currentPicker();
     Map<SocketAddress, Integer> counts = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
       PickResult result = p.pickSubchannel(ARGS);
       counts.merge(((FakeSubchannel) result.getSubchannel()).address(), 1, Integer::sum);
     }
     return counts;
+  }
+
+  private SubchannelPicker currentPicker() {
+    return Objects.requireNonNull(picker, "no picker pushed yet");
   }
 
   /** Arguments for picks: default call options, no headers. */
@@ -244,7 +252,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
       }
 
       @Override
-      public MethodDescriptor<?, ?> getMethodDescriptor() {
+      public @Nullable MethodDescriptor<?, ?> getMethodDescriptor() {
         return null;
       }
     };
@@ -312,7 +320,7 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
   public final class FakeSubchannel extends Subchannel {
     private final List<EquivalentAddressGroup> addresses;
     private final Attributes attributes;
-    private SubchannelStateListener listener;
+    private @Nullable SubchannelStateListener listener; // null until started
     private boolean shutdown;
     private boolean ready;
     private int connectionRequests;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one lock of a {@link FakeAdsServer}, shared by its parts (what it serves, its streams, what
@@ -26,7 +27,7 @@ final class Monitor {
   }
 
   /** Returns what {@code body} returns, holding the lock. */
-  <T> T get(Supplier<T> body) {
+  <T extends @Nullable Object> T get(Supplier<T> body) {
     lock.lock();
     try {
       return body.get();
@@ -50,7 +51,7 @@ final class Monitor {
    * @param timedOut the failure message when {@code timeout} passes
    * @throws AssertionError when {@code timeout} passes, or the thread is interrupted
    */
-  <T> T await(String what, Duration timeout, Supplier<T> found, Supplier<String> timedOut) {
+  <T> T await(String what, Duration timeout, Supplier<@Nullable T> found, Supplier<String> timedOut) {
     long deadline = System.nanoTime() + timeout.toNanos();
     lock.lock();
     try {

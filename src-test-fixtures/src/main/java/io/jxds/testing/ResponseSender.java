@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a {@link FakeAdsServer}'s responses: one daemon thread per running server, in the order
@@ -22,7 +23,7 @@ final class ResponseSender {
   private final UnexpectedErrors errors;
 
   // Guarded by monitor.
-  private ScheduledExecutorService executor; // null while the server is stopped
+  private @Nullable ScheduledExecutorService executor; // null while the server is stopped
   private boolean holding;
   private final List<Pending> held = new ArrayList<>();
   private Duration delay = Duration.ZERO;
@@ -49,7 +50,7 @@ final class ResponseSender {
    *
    * @return the sending thread's executor, for the caller to shut down and await; null if stopped
    */
-  ExecutorService detach() {
+  @Nullable ExecutorService detach() {
     ScheduledExecutorService old = executor;
     executor = null;
     held.clear();

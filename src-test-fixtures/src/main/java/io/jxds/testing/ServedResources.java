@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,7 @@ final class ServedResources {
   }
 
   /** The type, or null when it is not served: never set, and not one of the always served. */
-  ServedType get(String typeUrl) {
+  @Nullable ServedType get(String typeUrl) {
     return types.get(typeUrl);
   }
 

@@ -4,6 +4,7 @@ import com.google.protobuf.Any;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link FakeAdsServer} serves for one type URL: its resources, the type's version and each
@@ -24,7 +25,7 @@ final class ServedType {
   /** Delta: each resource's own version, the type's version when it last changed. */
   final Map<String, String> resourceVersions = new HashMap<>();
   private long versionCounter;
-  String version; // null until the type is first set: nothing to send yet
+  @Nullable String version; // null until the type is first set: nothing to send yet
 
   ServedType(String typeUrl, boolean fullState) {
     this.typeUrl = typeUrl;

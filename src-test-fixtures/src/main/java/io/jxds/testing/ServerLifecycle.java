@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ final class ServerLifecycle {
   private final UnexpectedErrors errors;
   private final Object startStop = new Object();
   private volatile ServerCredentials credentials = InsecureServerCredentials.create();
-  private Server server; // guarded by monitor; null while stopped
+  private @Nullable Server server; // guarded by monitor; null while stopped
 
   ServerLifecycle(Transport transport, List<BindableService> services, Monitor monitor, OpenStreams streams,
       ResponseSender sender, UnexpectedErrors errors) {

@@ -4,6 +4,7 @@ import com.google.protobuf.Message;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.stub.ServerCallStreamObserver;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,7 @@ final class SotwStream extends AdsStream<StreamSubscription> {
   }
 
   @Override
-  Message noteSent(Message message, String nonce) {
+  Message noteSent(Message message, @Nullable String nonce) {
     DiscoveryResponse response = (DiscoveryResponse) message;
     if (nonce != null) {
       response = response.toBuilder().setNonce(nonce).build();

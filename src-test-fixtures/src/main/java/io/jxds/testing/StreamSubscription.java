@@ -5,6 +5,7 @@ import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One state-of-the-world ADS stream's state for one type URL: the subscribed names (each request
@@ -23,7 +24,7 @@ final class StreamSubscription extends Subscription {
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DiscoveryRequest request) {
-    RecordedRequest.Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
+    RecordedRequest.@Nullable Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
     if (byNonce != null) {
       return byNonce;
     }
@@ -36,7 +37,7 @@ final class StreamSubscription extends Subscription {
    * Applies a request that is not stale (SotW: every request carries the full name list) and
    * returns the response it calls for, or null.
    */
-  DiscoveryResponse apply(ServedType type, DiscoveryRequest request, RecordedRequest.Kind kind) {
+  @Nullable DiscoveryResponse apply(ServedType type, DiscoveryRequest request, RecordedRequest.Kind kind) {
     boolean first = !requested;
     requested = true;
     Set<String> newNames = new LinkedHashSet<>(request.getResourceNamesList());
@@ -66,7 +67,7 @@ final class StreamSubscription extends Subscription {
    * names exists.
    */
   @Override
-  DiscoveryResponse responseFor(ServedType type) {
+  @Nullable DiscoveryResponse responseFor(ServedType type) {
     if (type.version == null) {
       return null;
     }

@@ -2,6 +2,7 @@ package io.jxds.testing;
 
 import com.google.protobuf.Message;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One ADS stream's state for one type URL, in either protocol: whether the client asked for it,
@@ -12,7 +13,7 @@ abstract sealed class Subscription permits StreamSubscription, DeltaSubscription
   /** Whether a request for this type arrived on this stream (state of the world: a non-stale one). */
   boolean requested;
   /** The nonce of the last response sent for this type on this stream; null before the first. */
-  String lastNonceSent;
+  @Nullable String lastNonceSent;
   /** Whether an ACK or NACK for {@link #lastNonceSent} arrived. */
   boolean nonceAnswered;
   /** The version of the last ACK on this stream, "" before the first. */
@@ -22,13 +23,13 @@ abstract sealed class Subscription permits StreamSubscription, DeltaSubscription
   abstract Set<String> names();
 
   /** The response (without nonce) this subscription calls for, or null when there is nothing to send. */
-  abstract Message responseFor(ServedType type);
+  abstract @Nullable Message responseFor(ServedType type);
 
   /**
    * What a request's nonce (and this state) says it is, or null when that is up to its names: a
    * later request that answers no new response.
    */
-  final RecordedRequest.Kind classifyNonce(String nonce, boolean hasErrorDetail) {
+  final RecordedRequest.@Nullable Kind classifyNonce(String nonce, boolean hasErrorDetail) {
     if (!nonce.isEmpty()) {
       // The nonce says which response a request answers, and only the last one sent on this
       // stream counts (xDS protocol, "ACK/NACK and resource type instance version"). Nonces are

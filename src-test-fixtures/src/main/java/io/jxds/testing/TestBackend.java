@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A real gRPC backend on 127.0.0.1, for tests that route RPCs: it answers the unary {@link
@@ -62,7 +63,7 @@ public final class TestBackend {
   private final AtomicInteger connectionsClosed = new AtomicInteger();
   private final List<StreamObserver<byte[]>> held = new CopyOnWriteArrayList<>();
   private final List<String> clientSubjects = new CopyOnWriteArrayList<>();
-  private volatile Server server; // null while stopped
+  private volatile @Nullable Server server; // null while stopped
   private volatile int port;
 
   TestBackend(String name, ServerCredentials credentials) {
@@ -177,16 +178,17 @@ public final class TestBackend {
         }))
         .addMethod(HOLD_METHOD, ServerCalls.asyncServerStreamingCall((request, observer) -> held.add(observer)))
         .build();
-    server = NettyServerBuilder.forAddress(new InetSocketAddress(ip(), atPort), credentials)
+    Server started = NettyServerBuilder.forAddress(new InetSocketAddress(ip(), atPort), credentials)
         .addService(service)
         .addTransportFilter(new ConnectionCounter())
         .build()
         .start();
-    port = server.getPort();
+    server = started;
+    port = started.getPort();
   }
 
-  /** Shuts down now, cutting its connections, without waiting. */
-  Server shutdownNow() {
+  /** Shuts down now, cutting its connections, without waiting; returns the server, or null if stopped. */
+  @Nullable Server shutdownNow() {
     Server s = server;
     server = null;
     held.clear();

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A unix domain socket (as istio-agent serves ADS on {@code /etc/istio/proxy/XDS}), plaintext,
@@ -28,7 +29,7 @@ final class UnixSocketTransport implements Transport {
   private static final long STOP_TIMEOUT_SECONDS = 5;
 
   private final Path path;
-  private volatile EventLoopGroup group; // while a server runs
+  private volatile @Nullable EventLoopGroup group; // while a server runs, else null
 
   /** @throws UnsupportedOperationException unless {@link #supported()} */
   UnixSocketTransport(Path path) {
@@ -49,13 +50,14 @@ final class UnixSocketTransport implements Transport {
   // event loop of the same kind, with daemon threads so a forgotten server cannot hold the JVM.
   @Override
   public Server build(List<BindableService> services, ServerCredentials credentials) {
-    group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("fake-ads-unix", true),
+    EventLoopGroup newGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("fake-ads-unix", true),
         EpollIoHandler.newFactory());
+    group = newGroup;
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new DomainSocketAddress(path.toString()), InsecureServerCredentials.create())
             .channelType(EpollServerDomainSocketChannel.class)
-            .bossEventLoopGroup(group)
-            .workerEventLoopGroup(group);
+            .bossEventLoopGroup(newGroup)
+            .workerEventLoopGroup(newGroup);
     services.forEach(builder::addService);
     return builder.build();
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -59,7 +60,7 @@ public final class XdsTestBed implements BeforeEachCallback, AfterEachCallback {
   private final FakeAdsServer ads;
   private final TestBackends backends = new TestBackends();
   private final List<ManagedChannel> channels = new ArrayList<>();
-  private String propertyBefore;
+  private @Nullable String propertyBefore; // the property's value before the test, null for unset
 
   /** A bed for each test of the class that registers it, its control plane on 127.0.0.1. */
   public XdsTestBed() {
