@@ -106,10 +106,7 @@ final class AssignmentBuilder {
    */
   StagedEndpoint nextEndpoint() {
     if (stagedCount == staged.length) {
-      staged = Arrays.copyOf(staged, Math.max(16, stagedCount * 2));
-      for (int j = stagedCount; j < staged.length; j++) {
-        staged[j] = new StagedEndpoint();
-      }
+      growStaging();
     }
     StagedEndpoint e = staged[stagedCount++];
     e.clear();
@@ -159,17 +156,21 @@ final class AssignmentBuilder {
     return new EndpointsUpdate(name, localities, dropOverloads, factor, unweighted);
   }
 
+  private void growStaging() {
+    staged = Arrays.copyOf(staged, Math.max(16, stagedCount * 2));
+    for (int j = stagedCount; j < staged.length; j++) {
+      staged[j] = new StagedEndpoint();
+    }
+  }
+
   private List<Endpoint> endpoints(int i, int n) throws XdsResourceException {
     List<Endpoint> endpoints = new ArrayList<>(n);
     long sum = 0;
     for (int j = 0; j < n; j++) {
       Endpoint endpoint = endpoint(staged[j], i, j);
       if (!addresses.add(endpoint.address(), ips.lastHash())) {
-        throw Nack.of(
-            KIND,
-            name,
-            path(i, j) + "endpoint.address must be unique in the assignment",
-            addressText(endpoint.address()) + " again");
+        throw endpointNack(
+            i, j, "endpoint.address must be unique in the assignment", addressText(endpoint.address()) + " again");
       }
       sum += endpoint.weight();
       endpoints.add(endpoint);
@@ -183,37 +184,27 @@ final class AssignmentBuilder {
 
   private Endpoint endpoint(StagedEndpoint e, int i, int j) throws XdsResourceException {
     if (e.kind != AddressKind.SOCKET_ADDRESS) {
-      throw Nack.of(KIND, name, path(i, j) + e.kind.mustBeSet, e.kind.got);
+      throw endpointNack(i, j, e.kind.mustBeSet, e.kind.got);
     }
     if (!e.resolverName.isEmpty()) {
-      throw Nack.of(
-          KIND,
-          name,
-          path(i, j) + "endpoint.address.socket_address.resolver_name must be empty",
-          Nack.quote(e.resolverName));
+      throw endpointNack(
+          i, j, "endpoint.address.socket_address.resolver_name must be empty", Nack.quote(e.resolverName));
     }
     if (e.namedPort != null) {
-      throw Nack.of(
-          KIND,
-          name,
-          path(i, j) + "endpoint.address.socket_address.port_value must be set",
-          "named_port " + Nack.quote(e.namedPort));
+      throw endpointNack(
+          i, j, "endpoint.address.socket_address.port_value must be set", "named_port " + Nack.quote(e.namedPort));
     }
     if (e.port < 1 || e.port > 65535) {
-      throw Nack.of(
-          KIND,
-          name,
-          path(i, j) + "endpoint.address.socket_address.port_value must be in [1, 65535]",
-          Integer.toUnsignedString(e.port));
+      throw endpointNack(
+          i, j, "endpoint.address.socket_address.port_value must be in [1, 65535]", Integer.toUnsignedString(e.port));
     }
     InetAddress ip = ips.parse(e.ip);
     if (ip == null) {
-      throw Nack.of(
-          KIND, name, path(i, j) + "endpoint.address.socket_address.address must be an IP literal", Nack.quote(e.ip));
+      throw endpointNack(i, j, "endpoint.address.socket_address.address must be an IP literal", Nack.quote(e.ip));
     }
     if (e.weight == 0) {
       // xDS API: lb_endpoints[].load_balancing_weight is uint32 gte 1; unset is 1
-      throw Nack.of(KIND, name, path(i, j) + "load_balancing_weight must be at least 1", 0);
+      throw endpointNack(i, j, "load_balancing_weight must be at least 1", 0);
     }
     return new Endpoint(
         new InetSocketAddress(ip, e.port),
@@ -221,6 +212,10 @@ final class AssignmentBuilder {
         e.weight == UNSET ? 1 : e.weight,
         e.hostname,
         e.metadata == null ? "" : hashKey(e.metadata));
+  }
+
+  private XdsResourceException endpointNack(int i, int j, String fieldMustBe, Object got) {
+    return Nack.of(KIND, name, "endpoints[" + i + "].lb_endpoints[" + j + "]." + fieldMustBe, got);
   }
 
   /**
@@ -328,10 +323,6 @@ final class AssignmentBuilder {
       default:
         return HealthStatus.UNHEALTHY; // UNHEALTHY itself, and values newer than this code
     }
-  }
-
-  private static String path(int i, int j) {
-    return "endpoints[" + i + "].lb_endpoints[" + j + "].";
   }
 
   private static String addressText(InetSocketAddress address) {
