@@ -195,7 +195,7 @@ public final class FailbackLatency {
   static Figures measure(int trials, double downSeconds, int warmUps) throws Exception {
     FakeAdsServer ads = controlPlane();
     String previousBootstrap = System.getProperty(JXDS_BOOTSTRAP);
-    System.setProperty(JXDS_BOOTSTRAP, ads.bootstrapJson()); // read on each client acquisition
+    System.setProperty(JXDS_BOOTSTRAP, ads.bootstrap().build()); // read on each client acquisition
     List<Backend> backends = List.of(Backend.start("p0-a"), Backend.start("p0-b"), Backend.start("p1"));
     try {
       ads.setListeners(XdsResources.listener(CLUSTER)
@@ -273,7 +273,7 @@ public final class FailbackLatency {
     if (controlPlane == null) {
       controlPlane = FakeAdsServer.loopback().start();
       // grpc-java reads this once per JVM, hence one control plane per JVM.
-      System.setProperty("io.grpc.xds.bootstrapConfig", controlPlane.bootstrapJson());
+      System.setProperty("io.grpc.xds.bootstrapConfig", controlPlane.bootstrap().build());
     }
     return controlPlane;
   }

@@ -72,8 +72,9 @@ public final class RestartLatency {
         client.watchCluster("c" + i, HeapFootprint.cast(HeapFootprint.ignoring()), Runnable::run);
         client.watchEndpoints("e" + i, HeapFootprint.cast(HeapFootprint.ignoring()), Runnable::run);
       }
-      server.awaitConnectedStreams(1, WAIT);
-      server.awaitAck(FakeAdsServer.ENDPOINTS_TYPE_URL, server.version(FakeAdsServer.ENDPOINTS_TYPE_URL), WAIT);
+      server.streams().awaitCount(1, WAIT);
+      server.requests().awaitAck(
+          FakeAdsServer.ENDPOINTS_TYPE_URL, server.version(FakeAdsServer.ENDPOINTS_TYPE_URL), WAIT);
       load.start();
       long[] out = new long[restarts];
       for (int r = 0; r < restarts; r++) {
@@ -82,7 +83,7 @@ public final class RestartLatency {
         sleepSeconds(downMin + random.nextDouble() * downSpread);
         long started = System.nanoTime();
         server.start();
-        server.awaitConnectedStreams(1, WAIT);
+        server.streams().awaitCount(1, WAIT);
         out[r] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       }
       return out;

@@ -25,7 +25,9 @@ import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
@@ -271,11 +273,13 @@ public final class ScaleLatency {
    * points at ({@code backend}), so that the client's CPU time can leave both out.
    */
   private record LoopbackServer(
-      Server server, NioEventLoopGroup boss, NioEventLoopGroup worker, ExecutorService executor)
+      Server server, EventLoopGroup boss, EventLoopGroup worker, ExecutorService executor)
       implements AutoCloseable {
     static LoopbackServer start(String threadPrefix, ServerServiceDefinition service) throws IOException {
-      NioEventLoopGroup boss = new NioEventLoopGroup(1, named(threadPrefix + "-boss"));
-      NioEventLoopGroup worker = new NioEventLoopGroup(1, named(threadPrefix + "-worker"));
+      EventLoopGroup boss =
+          new MultiThreadIoEventLoopGroup(1, named(threadPrefix + "-boss"), NioIoHandler.newFactory());
+      EventLoopGroup worker =
+          new MultiThreadIoEventLoopGroup(1, named(threadPrefix + "-worker"), NioIoHandler.newFactory());
       ExecutorService executor = Executors.newSingleThreadExecutor(named(threadPrefix + "-executor"));
       Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
           .bossEventLoopGroup(boss)
@@ -293,8 +297,12 @@ public final class ScaleLatency {
     }
 
     @Override
-    public void close() throws InterruptedException {
-      server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    public void close() {
+      try {
+        server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       executor.shutdownNow();
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
       worker.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * FakeAdsServer, and check that a real xDS client (jxds) accepts them. Swap the builder call for
  * your own generator.
  */
+// docs/testing.md:begin
 class ControlPlaneAuthorExampleTest {
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
 
@@ -35,7 +36,7 @@ class ControlPlaneAuthorExampleTest {
       client.watchCluster("payments", completing(cluster), Runnable::run);
 
       assertThat(cluster.get(5, TimeUnit.SECONDS).edsServiceName()).isEqualTo("payments-eds");
-      assertThat(ads.server().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5)).resourceNames())
+      assertThat(ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5)).resourceNames())
           .containsExactly("payments");
     }
   }
@@ -50,3 +51,4 @@ class ControlPlaneAuthorExampleTest {
     };
   }
 }
+// docs/testing.md:end

@@ -70,17 +70,17 @@ final class FakeControlPlane implements SoakControlPlane {
 
   @Override
   public int openStreams() {
-    return server.connectedStreams();
+    return server.streams().count();
   }
 
   /** Reads the stream ids of the requests recorded so far, then forgets them (a long run must not grow). */
   @Override
   public synchronized long streamsOpened() {
     if (recycler == null) {
-      for (RecordedRequest r : server.requests()) {
+      for (RecordedRequest r : server.requests().all()) {
         maxStreamId = Math.max(maxStreamId, r.streamId());
       }
-      server.clearRequests();
+      server.requests().clear();
     }
     return maxStreamId;
   }
@@ -97,7 +97,7 @@ final class FakeControlPlane implements SoakControlPlane {
 
   @Override
   public void breakStreams() {
-    server.breakStreams(Status.UNAVAILABLE.withDescription("soak: streams broken"));
+    server.faults().breakStreams(Status.UNAVAILABLE.withDescription("soak: streams broken"));
   }
 
   @Override
@@ -126,7 +126,7 @@ final class FakeControlPlane implements SoakControlPlane {
       long answered = Math.max(answeredOn(FakeAdsServer.CLUSTER_TYPE_URL),
           answeredOn(FakeAdsServer.ENDPOINTS_TYPE_URL));
       if (answered > lastClosed) {
-        server.breakStreams(Status.OK);
+        server.faults().breakStreams(Status.OK);
         lastClosed = answered;
       }
       try {
@@ -139,8 +139,8 @@ final class FakeControlPlane implements SoakControlPlane {
 
   private long answeredOn(String typeUrl) {
     long id = 0;
-    Optional<RecordedRequest> ack = server.lastAck(typeUrl);
-    Optional<RecordedRequest> nack = server.lastNack(typeUrl);
+    Optional<RecordedRequest> ack = server.requests().lastAck(typeUrl);
+    Optional<RecordedRequest> nack = server.requests().lastNack(typeUrl);
     if (ack.isPresent()) {
       id = ack.get().streamId();
     }
@@ -154,11 +154,11 @@ final class FakeControlPlane implements SoakControlPlane {
   }
 
   void holdResponses() {
-    server.holdResponses();
+    server.faults().holdResponses();
   }
 
   void releaseResponses() {
-    server.releaseResponses();
+    server.faults().releaseResponses();
   }
 
   /**
@@ -188,7 +188,7 @@ final class FakeControlPlane implements SoakControlPlane {
           .setVersionInfo(server.version(FakeAdsServer.ENDPOINTS_TYPE_URL))
           .addResources(Any.pack(badEndpoints(c, ports)));
     }
-    server.sendRaw(response.build());
+    server.faults().sendRaw(response.build());
   }
 
   /** Delta: the one invalid resource, as a change; the others are unchanged by leaving them out. */
@@ -197,7 +197,7 @@ final class FakeControlPlane implements SoakControlPlane {
     Message bad = cds
         ? XdsResources.cluster(c.name).edsServiceName(c.edsName()).type(Cluster.DiscoveryType.STATIC).build()
         : badEndpoints(c, ports);
-    server.sendRawDelta(DeltaDiscoveryResponse.newBuilder()
+    server.faults().sendRawDelta(DeltaDiscoveryResponse.newBuilder()
         .setTypeUrl(typeUrl)
         .setSystemVersionInfo(server.version(typeUrl))
         .setNonce("soak-bad-" + (++badNonce))

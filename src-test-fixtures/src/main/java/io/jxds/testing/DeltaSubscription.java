@@ -1,8 +1,10 @@
 package io.jxds.testing;
 
+import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -11,26 +13,24 @@ import java.util.Set;
 /**
  * One delta ADS stream's state for one type URL: the subscribed names, the version of each
  * resource the server believes the client holds, the last nonce sent; classifies and applies that
- * stream's requests. Not thread-safe: guarded by the server's lock.
+ * stream's requests and says what to send it. Not thread-safe: guarded by the server's {@link
+ * Monitor}.
  */
-final class DeltaSubscription {
-  /** Whether a request for this type arrived on this stream. */
-  boolean requested;
-  final Set<String> names = new LinkedHashSet<>();
+final class DeltaSubscription extends Subscription {
+  private final Set<String> names = new LinkedHashSet<>();
   /** Name to the version the client holds: sent to it, or named in initial_resource_versions. */
-  final Map<String, String> clientVersions = new HashMap<>();
-  /** The nonce of the last response sent for this type on this stream; null before the first. */
-  String lastNonceSent;
-  boolean nonceAnswered;
+  private final Map<String, String> clientVersions = new HashMap<>();
   /** The system_version_info of the last response sent. */
   String lastVersionSent = "";
-  /** The system_version_info of the last response ACKed, "" before the first. */
-  String ackedVersion = "";
+
+  @Override
+  Set<String> names() {
+    return names;
+  }
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DeltaDiscoveryRequest request) {
-    RecordedRequest.Kind byNonce = StreamSubscription.classifyNonce(
-        request.getResponseNonce(), request.hasErrorDetail(), lastNonceSent, nonceAnswered, requested);
+    RecordedRequest.Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
     if (byNonce != null) {
       return byNonce;
     }
@@ -61,16 +61,43 @@ final class DeltaSubscription {
         }
       });
     }
-    if (kind == RecordedRequest.Kind.ACK || kind == RecordedRequest.Kind.NACK) {
-      nonceAnswered = true;
-    }
-    if (kind == RecordedRequest.Kind.ACK) {
-      ackedVersion = lastVersionSent;
-    }
+    noteAnswer(kind, lastVersionSent);
     if (kind == RecordedRequest.Kind.STALE || !(first || added)) {
       return null;
     }
-    return type.deltaResponseFor(this);
+    return responseFor(type);
+  }
+
+  /**
+   * The subscribed resources whose version the client does not hold, and in {@code
+   * removed_resources} the subscribed names the client holds that no longer exist; null when there
+   * is neither. What it returns counts as held by the client from now on.
+   */
+  @Override
+  DeltaDiscoveryResponse responseFor(ServedType type) {
+    if (type.version == null) {
+      return null;
+    }
+    DeltaDiscoveryResponse.Builder response =
+        DeltaDiscoveryResponse.newBuilder().setSystemVersionInfo(type.version).setTypeUrl(type.typeUrl);
+    for (String name : names) {
+      Any resource = type.resources.get(name);
+      String held = clientVersions.get(name);
+      if (resource != null) {
+        String current = type.resourceVersions.get(name);
+        if (!current.equals(held)) {
+          response.addResources(Resource.newBuilder().setName(name).setVersion(current).setResource(resource));
+          clientVersions.put(name, current);
+        }
+      } else if (held != null) {
+        response.addRemovedResources(name);
+        clientVersions.remove(name);
+      }
+    }
+    if (response.getResourcesCount() == 0 && response.getRemovedResourcesCount() == 0) {
+      return null;
+    }
+    return response.build();
   }
 
   /**

@@ -1,21 +1,23 @@
 package io.jxds.testing;
 
-import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit 5 extension that gives each test a fresh, started {@link FakeAdsServer} and stops it
- * afterwards. Register it on a field:
+ * afterwards, for tests of an xDS client the test builds itself. To route a jxds channel ({@code
+ * xds-cluster:///}) through the server, register {@link XdsTestBed} instead: it adds the bootstrap,
+ * backends and channels. Register it on a field:
  *
  * <pre>{@code
  * @RegisterExtension
- * final FakeAdsServerExtension ads = FakeAdsServerExtension.inProcess();
+ * final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
  *
  * @Test
  * void something() {
  *   ads.server().setClusters(...);
+ *   // a client on ads.server().serverUri(), or on the bootstrap ads.server().bootstrap().build()
  * }
  * }</pre>
  *
@@ -33,7 +35,12 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
   }
 
   /**
-   * Each test gets an in-process server under a fresh name.
+   * Each test gets an in-process server under a fresh name, which only a client built on its
+   * {@link FakeAdsServer#newClientChannel()} reaches (e.g. {@code
+   * XdsClientBuilder.forChannel(ads.server().newClientChannel())}). Its bootstrap cannot serve a
+   * jxds channel or grpc-java's xDS: they dial the bootstrap's {@code server_uri} with {@code
+   * Grpc.newChannelBuilder}, and grpc-java has no resolver for {@code inprocess:} targets ("Invalid
+   * DNS name: inprocess:fake-ads-..."); use {@link #loopback()} or {@link XdsTestBed} for them.
    *
    * @return the extension, to register on a field
    */
@@ -42,7 +49,8 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
   }
 
   /**
-   * Each test gets a server on a fresh 127.0.0.1 port.
+   * Each test gets a server on a fresh 127.0.0.1 port, which any client reaches, through its
+   * {@link FakeAdsServer#serverUri()} or its bootstrap.
    *
    * @return the extension, to register on a field
    */
@@ -73,17 +81,9 @@ public final class FakeAdsServerExtension implements BeforeEachCallback, AfterEa
   public void afterEach(ExtensionContext context) {
     FakeAdsServer current = server;
     server = null;
-    if (current == null) {
-      return;
-    }
-    current.stop();
-    List<Throwable> errors = current.unexpectedErrors();
-    if (!errors.isEmpty()) {
-      AssertionError failure =
-          new AssertionError("FakeAdsServer saw " + errors.size() + " unexpected error(s)",
-              errors.get(0));
-      errors.stream().skip(1).forEach(failure::addSuppressed);
-      throw failure;
+    if (current != null) {
+      current.stop();
+      UnexpectedErrors.assertNone(current.unexpectedErrors());
     }
   }
 }

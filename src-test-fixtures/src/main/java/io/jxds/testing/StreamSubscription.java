@@ -1,61 +1,35 @@
 package io.jxds.testing;
 
+import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * One ADS stream's state for one type URL: subscribed names, last nonce sent, last version
- * ACKed; classifies and applies that stream's requests. Not thread-safe: guarded by the server's
- * lock.
+ * One state-of-the-world ADS stream's state for one type URL: the subscribed names (each request
+ * carries them all); classifies and applies that stream's requests and says what to send it. Not
+ * thread-safe: guarded by the server's {@link Monitor}.
  */
-final class StreamSubscription {
-  /** Whether a (non-stale) request for this type arrived on this stream. */
-  boolean requested;
-  Set<String> names = new LinkedHashSet<>();
+final class StreamSubscription extends Subscription {
+  private Set<String> names = new LinkedHashSet<>();
   /** Legacy wildcard: the first Listener or Cluster request named nothing. */
-  boolean wildcard;
-  /** The nonce of the last response sent for this type on this stream; null before the first. */
-  String lastNonceSent;
-  /** Whether an ACK or NACK for {@link #lastNonceSent} arrived. */
-  boolean nonceAnswered;
-  /** The version of the last ACK on this stream, "" before the first. */
-  String ackedVersion = "";
+  private boolean wildcard;
+
+  @Override
+  Set<String> names() {
+    return names;
+  }
 
   /** Classifies a request against what was sent for its type on this stream. */
   RecordedRequest.Kind classify(DiscoveryRequest request) {
-    RecordedRequest.Kind byNonce = classifyNonce(
-        request.getResponseNonce(), request.hasErrorDetail(), lastNonceSent, nonceAnswered, requested);
+    RecordedRequest.Kind byNonce = classifyNonce(request.getResponseNonce(), request.hasErrorDetail());
     if (byNonce != null) {
       return byNonce;
     }
     return new LinkedHashSet<>(request.getResourceNamesList()).equals(names)
         ? RecordedRequest.Kind.DUPLICATE
         : RecordedRequest.Kind.SUBSCRIPTION_CHANGE;
-  }
-
-  /**
-   * What a request's nonce (and the stream's state) says it is, or null when that is up to its
-   * names: a later request that answers no new response. Shared by both protocols.
-   */
-  static RecordedRequest.Kind classifyNonce(
-      String nonce, boolean hasErrorDetail, String lastNonceSent, boolean nonceAnswered, boolean requested) {
-    if (!nonce.isEmpty()) {
-      // The nonce says which response a request answers, and only the last one sent on this
-      // stream counts (xDS protocol, "ACK/NACK and resource type instance version"). Nonces are
-      // per stream: one from an earlier stream is stale too.
-      if (!nonce.equals(lastNonceSent)) {
-        return RecordedRequest.Kind.STALE;
-      }
-      if (hasErrorDetail) {
-        return RecordedRequest.Kind.NACK;
-      }
-      if (!nonceAnswered) {
-        return RecordedRequest.Kind.ACK;
-      }
-    }
-    return requested ? null : RecordedRequest.Kind.INITIAL;
   }
 
   /**
@@ -74,19 +48,46 @@ final class StreamSubscription {
     } else if (!newNames.isEmpty()) {
       wildcard = false;
     }
-    if (kind == RecordedRequest.Kind.ACK || kind == RecordedRequest.Kind.NACK) {
-      nonceAnswered = true;
-    }
-    if (kind == RecordedRequest.Kind.ACK) {
-      ackedVersion = request.getVersionInfo();
-    }
+    noteAnswer(kind, request.getVersionInfo());
     // A new stream gets the data even if its version_info is current: the client may have lost
     // its cache, or be a new process reusing a version string. New names get the current
     // version at once. ACKs, NACKs and removals are not answered (a NACKed version is not
     // re-sent; the next change is).
     if (first || !added.isEmpty()) {
-      return type.responseFor(this);
+      return responseFor(type);
     }
     return null;
+  }
+
+  /**
+   * The response for the subscribed names at the type's version: every resource of a full-state
+   * type, else the subscribed ones that exist. Nothing to send: the type was never set, the stream
+   * unsubscribed from everything, or (for a type that is not full state) none of its subscribed
+   * names exists.
+   */
+  @Override
+  DiscoveryResponse responseFor(ServedType type) {
+    if (type.version == null) {
+      return null;
+    }
+    DiscoveryResponse.Builder response =
+        DiscoveryResponse.newBuilder().setVersionInfo(type.version).setTypeUrl(type.typeUrl);
+    if (type.fullState) {
+      if (!wildcard && names.isEmpty()) {
+        return null;
+      }
+      response.addAllResources(type.resources.values());
+    } else {
+      for (String name : names) {
+        Any resource = type.resources.get(name);
+        if (resource != null) {
+          response.addResources(resource);
+        }
+      }
+      if (response.getResourcesCount() == 0) {
+        return null;
+      }
+    }
+    return response.build();
   }
 }

@@ -18,7 +18,7 @@ class FakeAdsBootstrapTest {
 
   @Test
   void defaultBootstrapPointsAtTheServerInsecurely() {
-    JsonObject json = JsonParser.parseString(server.bootstrapJson()).getAsJsonObject();
+    JsonObject json = JsonParser.parseString(server.bootstrap().build()).getAsJsonObject();
 
     JsonObject xdsServer = json.getAsJsonArray("xds_servers").get(0).getAsJsonObject();
     assertThat(xdsServer.get("server_uri").getAsString())
@@ -59,7 +59,7 @@ class FakeAdsBootstrapTest {
   @Test
   void inProcessServerUriNamesTheServer() {
     FakeAdsServer inProcess = FakeAdsServer.inProcess("my-ads");
-    JsonObject json = JsonParser.parseString(inProcess.bootstrapJson()).getAsJsonObject();
+    JsonObject json = JsonParser.parseString(inProcess.bootstrap().build()).getAsJsonObject();
     assertThat(json.getAsJsonArray("xds_servers").get(0).getAsJsonObject()
             .get("server_uri").getAsString())
         .isEqualTo("inprocess:my-ads");

@@ -47,14 +47,14 @@ class FakeAdsServerLoopbackTest {
       before.request(CLUSTER_TYPE_URL, "", "", "a");
       DiscoveryResponse response = before.awaitResponse();
       before.ack(response, "a");
-      server.awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
+      server.requests().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
 
       server.stop();
 
       assertThat(server.isRunning()).isFalse();
       // shutdownNow resets the streams: the client sees them fail (CANCELLED), not end cleanly.
       assertThat(before.awaitClosed().getCode()).isNotEqualTo(Status.Code.OK);
-      assertThat(server.connectedStreams()).isZero();
+      assertThat(server.streams().count()).isZero();
     }
 
     server.start();

@@ -68,18 +68,18 @@ class FakeAdsServerTest {
     assertThat(response.getVersionInfo()).isEqualTo("1");
     assertThat(response.getNonce()).isNotEmpty();
     assertThat(names(response)).containsExactly("a", "b");
-    RecordedRequest initial = ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
+    RecordedRequest initial = ads.server().requests().await(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
     assertThat(initial.kind()).isEqualTo(Kind.INITIAL);
     assertThat(initial.resourceNames()).containsExactly("a");
     assertThat(initial.raw().getNode().getId()).isEqualTo("raw-test-client");
-    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
+    assertThat(ads.server().streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
   }
 
   @Test
   void typeNeverSetIsNotAnsweredUntilSet() throws Exception {
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
     client.assertNoResponse(QUIET);
 
     ads.server().setClusters(cluster("a"));
@@ -95,7 +95,7 @@ class FakeAdsServerTest {
     AdsTestClient first = connect();
     first.request(CLUSTER_TYPE_URL, "", "", "a");
     first.ack(first.awaitResponse(), "a");
-    ads.server().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
+    ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
 
     // A reconnecting client sends its last ACKed version and an empty nonce (grpc-java #7427).
     AdsTestClient second = connect();
@@ -165,7 +165,7 @@ class FakeAdsServerTest {
 
     client.request(ENDPOINTS_TYPE_URL, "", "", "missing");
 
-    ads.server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
+    ads.server().requests().await(ENDPOINTS_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
     client.assertNoResponse(QUIET);
     ads.server().putEndpoints(endpoints("missing", 1002));
     assertThat(names(client.awaitResponse())).containsExactly("missing");
@@ -178,7 +178,7 @@ class FakeAdsServerTest {
     client.request(ENDPOINTS_TYPE_URL, "", "", "a");
     DiscoveryResponse v1 = client.awaitResponse();
     client.ack(v1, "a");
-    ads.server().awaitAck(ENDPOINTS_TYPE_URL, "1", TIMEOUT);
+    ads.server().requests().awaitAck(ENDPOINTS_TYPE_URL, "1", TIMEOUT);
 
     // Client-initiated: last ACKed version and the last nonce seen on this stream.
     client.request(ENDPOINTS_TYPE_URL, "1", v1.getNonce(), "a", "b");
@@ -186,10 +186,10 @@ class FakeAdsServerTest {
     DiscoveryResponse response = client.awaitResponse();
     assertThat(response.getVersionInfo()).isEqualTo("1");
     assertThat(names(response)).containsExactly("a", "b");
-    assertThat(ads.server().requests(ENDPOINTS_TYPE_URL))
+    assertThat(ads.server().requests().ofType(ENDPOINTS_TYPE_URL))
         .extracting(RecordedRequest::kind)
         .containsExactly(Kind.INITIAL, Kind.ACK, Kind.SUBSCRIPTION_CHANGE);
-    assertThat(ads.server().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a", "b");
+    assertThat(ads.server().streams().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a", "b");
   }
 
   @Test
@@ -207,12 +207,12 @@ class FakeAdsServerTest {
     client.request(ENDPOINTS_TYPE_URL, "1", eds.getNonce());
     client.request(CLUSTER_TYPE_URL, "1", cds.getNonce());
     ads.server()
-        .awaitRequest(
+        .requests().await(
             CLUSTER_TYPE_URL,
             r -> r.kind() == Kind.SUBSCRIPTION_CHANGE && r.resourceNames().isEmpty(),
             TIMEOUT);
-    assertThat(ads.server().subscribedNames(ENDPOINTS_TYPE_URL)).isEmpty();
-    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(ENDPOINTS_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(CLUSTER_TYPE_URL)).isEmpty();
 
     ads.server().setEndpoints(endpoints("a", 2002));
     ads.server().setClusters(cluster("a"), cluster("b"));
@@ -231,14 +231,14 @@ class FakeAdsServerTest {
     other.request(ROUTE_TYPE_URL, "", "", "r");
     one.ack(one.awaitResponse(), "a");
     two.ack(two.awaitResponse(), "b");
-    ads.server().awaitConnectedStreams(3, TIMEOUT);
+    ads.server().streams().awaitCount(3, TIMEOUT);
 
     ads.server().setEndpoints(endpoints("a", 2001), endpoints("b", 2002));
 
     assertThat(names(one.awaitResponse())).containsExactly("a");
     assertThat(names(two.awaitResponse())).containsExactly("b");
     other.assertNoResponse(QUIET);
-    assertThat(ads.server().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a", "b");
+    assertThat(ads.server().streams().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a", "b");
   }
 
   // ------------------------------------------------------------ ACK / NACK / stale
@@ -252,10 +252,10 @@ class FakeAdsServerTest {
 
     client.ack(response, "a");
 
-    RecordedRequest ack = ads.server().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
+    RecordedRequest ack = ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
     assertThat(ack.responseNonce()).isEqualTo(response.getNonce());
-    assertThat(ads.server().lastAck(CLUSTER_TYPE_URL)).contains(ack);
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().requests().lastAck(CLUSTER_TYPE_URL)).contains(ack);
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).isEmpty();
     client.assertNoResponse(QUIET); // an ACK is not answered
   }
 
@@ -266,18 +266,18 @@ class FakeAdsServerTest {
     client.request(CLUSTER_TYPE_URL, "", "", "a");
     client.ack(client.awaitResponse(), "a");
     // Wait for the ACK to be read: pushed after v2, it would be (rightly) stale.
-    ads.server().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
+    ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", TIMEOUT);
     ads.server().setClusters(cluster("a"), cluster("b"));
     DiscoveryResponse v2 = client.awaitResponse();
 
     client.nack(v2, "1", "cluster b: bad lb_policy", "a");
 
-    RecordedRequest nack = ads.server().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
+    RecordedRequest nack = ads.server().requests().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
     assertThat(nack.versionInfo()).isEqualTo("1");
     assertThat(nack.errorMessage()).isEqualTo("cluster b: bad lb_policy");
     assertThat(nack.errorCode()).isEqualTo(3);
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).contains(nack);
-    assertThat(ads.server().lastAck(CLUSTER_TYPE_URL).orElseThrow().versionInfo())
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).contains(nack);
+    assertThat(ads.server().requests().lastAck(CLUSTER_TYPE_URL).orElseThrow().versionInfo())
         .isEqualTo("1");
     client.assertNoResponse(QUIET); // the rejected version is not re-sent
 
@@ -298,14 +298,14 @@ class FakeAdsServerTest {
     client.ack(v1, "a", "b");
 
     RecordedRequest stale =
-        ads.server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
+        ads.server().requests().await(ENDPOINTS_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
     assertThat(stale.responseNonce()).isEqualTo(v1.getNonce());
-    assertThat(ads.server().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a");
-    assertThat(ads.server().lastAck(ENDPOINTS_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly("a");
+    assertThat(ads.server().requests().lastAck(ENDPOINTS_TYPE_URL)).isEmpty();
     client.assertNoResponse(QUIET);
 
     client.ack(v2, "a");
-    assertThat(ads.server().awaitAck(ENDPOINTS_TYPE_URL, "2", TIMEOUT).kind()).isEqualTo(Kind.ACK);
+    assertThat(ads.server().requests().awaitAck(ENDPOINTS_TYPE_URL, "2", TIMEOUT).kind()).isEqualTo(Kind.ACK);
   }
 
   @Test
@@ -319,8 +319,8 @@ class FakeAdsServerTest {
     second.request(CLUSTER_TYPE_URL, "1", response.getNonce(), "a");
 
     RecordedRequest stale =
-        ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
-    assertThat(stale.streamId()).isNotEqualTo(ads.server().requests().get(0).streamId());
+        ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
+    assertThat(stale.streamId()).isNotEqualTo(ads.server().requests().all().get(0).streamId());
     second.assertNoResponse(QUIET);
   }
 
@@ -335,9 +335,9 @@ class FakeAdsServerTest {
 
     client.nack(v1, "", "too late");
 
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
-    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == Kind.STALE, TIMEOUT);
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
   }
 
   @Test
@@ -363,16 +363,16 @@ class FakeAdsServerTest {
     client.request(CLUSTER_TYPE_URL, "", "", "a");
     DiscoveryResponse v1 = client.awaitResponse();
     client.nack(v1, "", "bad", "a");
-    ads.server().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
+    ads.server().requests().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
 
-    ads.server().clearRequests();
+    ads.server().requests().clear();
 
-    assertThat(ads.server().requests()).isEmpty();
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
-    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
+    assertThat(ads.server().requests().all()).isEmpty();
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly("a");
     ads.server().setClusters(cluster("a"));
     client.ack(client.awaitResponse(), "a");
-    assertThat(ads.server().awaitAck(CLUSTER_TYPE_URL, "2", TIMEOUT).kind()).isEqualTo(Kind.ACK);
+    assertThat(ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "2", TIMEOUT).kind()).isEqualTo(Kind.ACK);
   }
 
   @Test
@@ -384,8 +384,8 @@ class FakeAdsServerTest {
     client.ack(response, "a");
     client.ack(response, "a");
 
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.DUPLICATE, TIMEOUT);
-    assertThat(ads.server().requests(CLUSTER_TYPE_URL))
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == Kind.DUPLICATE, TIMEOUT);
+    assertThat(ads.server().requests().ofType(CLUSTER_TYPE_URL))
         .extracting(RecordedRequest::kind)
         .containsExactly(Kind.INITIAL, Kind.ACK, Kind.DUPLICATE);
     client.assertNoResponse(QUIET);
@@ -398,10 +398,10 @@ class FakeAdsServerTest {
 
     client.request(typeUrl, "", "", "x");
 
-    RecordedRequest unknown = ads.server().awaitRequest(typeUrl, r -> true, TIMEOUT);
+    RecordedRequest unknown = ads.server().requests().await(typeUrl, r -> true, TIMEOUT);
     assertThat(unknown.kind()).isEqualTo(Kind.UNKNOWN_TYPE);
     client.assertNoResponse(QUIET);
-    assertThat(ads.server().subscribedNames(typeUrl)).isEmpty();
+    assertThat(ads.server().streams().subscribedNames(typeUrl)).isEmpty();
   }
 
   @Test
@@ -445,14 +445,14 @@ class FakeAdsServerTest {
     AdsTestClient two = connect();
     one.request(CLUSTER_TYPE_URL, "", "", "a");
     two.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitConnectedStreams(2, TIMEOUT);
+    ads.server().streams().awaitCount(2, TIMEOUT);
 
-    ads.server().breakStreams(Status.UNAVAILABLE.withDescription("going away"));
+    ads.server().faults().breakStreams(Status.UNAVAILABLE.withDescription("going away"));
 
     assertThat(one.awaitClosed().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(two.awaitClosed().getDescription()).isEqualTo("going away");
-    assertThat(ads.server().connectedStreams()).isZero();
-    assertThat(ads.server().subscribedNames(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().streams().count()).isZero();
+    assertThat(ads.server().streams().subscribedNames(CLUSTER_TYPE_URL)).isEmpty();
     // The server still serves: a new stream works.
     ads.server().setClusters(cluster("a"));
     AdsTestClient three = connect();
@@ -462,15 +462,15 @@ class FakeAdsServerTest {
 
   @Test
   void heldResponsesAreSentInOrderOnRelease() throws Exception {
-    ads.server().holdResponses();
+    ads.server().faults().holdResponses();
     ads.server().setClusters(cluster("a"));
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == Kind.INITIAL, TIMEOUT);
     ads.server().setClusters(cluster("b"));
     client.assertNoResponse(QUIET);
 
-    ads.server().releaseResponses();
+    ads.server().faults().releaseResponses();
 
     assertThat(client.awaitResponse().getVersionInfo()).isEqualTo("1");
     DiscoveryResponse latest = client.awaitResponse();
@@ -481,7 +481,7 @@ class FakeAdsServerTest {
   @Test
   void responseDelayDelaysResponses() throws Exception {
     ads.server().setClusters(cluster("a"));
-    ads.server().setResponseDelay(Duration.ofMillis(300));
+    ads.server().faults().delayResponses(Duration.ofMillis(300));
     AdsTestClient client = connect();
 
     long start = System.nanoTime();
@@ -495,8 +495,8 @@ class FakeAdsServerTest {
   void rawResponseIsSentUnchangedAndItsAnswerClassified() throws Exception {
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitConnectedStreams(1, TIMEOUT);
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
+    ads.server().streams().awaitCount(1, TIMEOUT);
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
     DiscoveryResponse hostile =
         DiscoveryResponse.newBuilder()
             .setTypeUrl(CLUSTER_TYPE_URL)
@@ -505,12 +505,12 @@ class FakeAdsServerTest {
             .addResources(Any.pack(StringValue.of("not a cluster")))
             .build();
 
-    assertThat(ads.server().sendRaw(hostile)).isEqualTo(1);
+    assertThat(ads.server().faults().sendRaw(hostile)).isEqualTo(1);
 
     DiscoveryResponse received = client.awaitResponse();
     assertThat(received).isEqualTo(hostile);
     client.nack(received, "", "can't decode resource 0", "a");
-    assertThat(ads.server().awaitNack(CLUSTER_TYPE_URL, TIMEOUT).responseNonce())
+    assertThat(ads.server().requests().awaitNack(CLUSTER_TYPE_URL, TIMEOUT).responseNonce())
         .isEqualTo("raw-1");
   }
 
@@ -518,16 +518,16 @@ class FakeAdsServerTest {
   void clientHalfCloseEndsTheStream() throws Exception {
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitConnectedStreams(1, TIMEOUT);
+    ads.server().streams().awaitCount(1, TIMEOUT);
     client.close();
-    ads.server().awaitConnectedStreams(0, TIMEOUT);
+    ads.server().streams().awaitCount(0, TIMEOUT);
   }
 
   @Test
   void concurrentUpdatesEndAtTheLastVersion() throws Exception {
     AdsTestClient client = connect();
     client.request(CLUSTER_TYPE_URL, "", "", "a");
-    ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
+    ads.server().requests().await(CLUSTER_TYPE_URL, r -> true, TIMEOUT);
     int threads = 4;
     int perThread = 50;
     CountDownLatch start = new CountDownLatch(1);
@@ -560,7 +560,7 @@ class FakeAdsServerTest {
       response = client.awaitResponse();
     } while (!response.getVersionInfo().equals(last));
     client.ack(response, "a");
-    ads.server().awaitAck(CLUSTER_TYPE_URL, last, TIMEOUT);
+    ads.server().requests().awaitAck(CLUSTER_TYPE_URL, last, TIMEOUT);
   }
 
   // ------------------------------------------------------------ proto helpers

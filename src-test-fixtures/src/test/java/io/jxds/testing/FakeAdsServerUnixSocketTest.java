@@ -39,7 +39,7 @@ class FakeAdsServerUnixSocketTest {
     server.start();
 
     assertThat(server.serverUri()).isEqualTo("unix://" + dir.resolve("XDS").toAbsolutePath());
-    assertThat(server.bootstrapJson()).contains("\"unix://" + dir.resolve("XDS").toAbsolutePath() + "\"");
+    assertThat(server.bootstrap().build()).contains("\"unix://" + dir.resolve("XDS").toAbsolutePath() + "\"");
     assertThatThrownBy(server::port).isInstanceOf(IllegalStateException.class);
     assertThat(Files.exists(dir.resolve("XDS"))).isTrue();
     server.setClusters(cluster("a"));

@@ -51,7 +51,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * grpc-java's own xDS client, bootstrapped by {@link FakeAdsServer#bootstrapJson()}, resolves
+ * grpc-java's own xDS client, bootstrapped by {@link FakeAdsServer#bootstrap()}, resolves
  * {@code xds:///svc.test} through Listener → RouteConfiguration → Cluster → ClusterLoadAssignment
  * served by the fake and sends RPCs to real servers on 127.0.0.1; the fake records its ACKs and
  * NACKs. If grpc-java works against the fake, users can trust it.
@@ -77,7 +77,7 @@ class GrpcJavaInteropTest {
   @BeforeAll
   static void startControlPlaneAndBackends() throws Exception {
     ads = FakeAdsServer.loopback().start();
-    System.setProperty("io.grpc.xds.bootstrapConfig", ads.bootstrapJson());
+    System.setProperty("io.grpc.xds.bootstrapConfig", ads.bootstrap().build());
     backendA = startBackend(ServingStatus.SERVING);
     backendB = startBackend(ServingStatus.NOT_SERVING);
   }
@@ -116,14 +116,14 @@ class GrpcJavaInteropTest {
 
     for (String typeUrl :
         new String[] {LISTENER_TYPE_URL, ROUTE_TYPE_URL, CLUSTER_TYPE_URL, ENDPOINTS_TYPE_URL}) {
-      RecordedRequest ack = ads.awaitAck(typeUrl, ads.version(typeUrl), TIMEOUT);
+      RecordedRequest ack = ads.requests().awaitAck(typeUrl, ads.version(typeUrl), TIMEOUT);
       assertThat(ack.raw().getNode().getId()).isEqualTo(FakeAdsBootstrap.DEFAULT_NODE_ID);
     }
-    assertThat(ads.subscribedNames(LISTENER_TYPE_URL)).containsExactly(LISTENER);
-    assertThat(ads.subscribedNames(ROUTE_TYPE_URL)).containsExactly(ROUTE);
-    assertThat(ads.subscribedNames(CLUSTER_TYPE_URL)).containsExactly(CLUSTER);
-    assertThat(ads.subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly(CLUSTER);
-    assertThat(ads.requests())
+    assertThat(ads.streams().subscribedNames(LISTENER_TYPE_URL)).containsExactly(LISTENER);
+    assertThat(ads.streams().subscribedNames(ROUTE_TYPE_URL)).containsExactly(ROUTE);
+    assertThat(ads.streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly(CLUSTER);
+    assertThat(ads.streams().subscribedNames(ENDPOINTS_TYPE_URL)).containsExactly(CLUSTER);
+    assertThat(ads.requests().all())
         .noneMatch(r -> r.kind() == RecordedRequest.Kind.UNKNOWN_TYPE);
   }
 
@@ -133,7 +133,7 @@ class GrpcJavaInteropTest {
 
     ads.setEndpoints(endpoints(CLUSTER, backendB));
 
-    ads.awaitAck(ENDPOINTS_TYPE_URL, ads.version(ENDPOINTS_TYPE_URL), TIMEOUT);
+    ads.requests().awaitAck(ENDPOINTS_TYPE_URL, ads.version(ENDPOINTS_TYPE_URL), TIMEOUT);
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     ServingStatus status = check();
     while (status != ServingStatus.NOT_SERVING && System.nanoTime() < deadline) {
@@ -147,12 +147,12 @@ class GrpcJavaInteropTest {
   void invalidClusterIsNackedWithItsNameAndLastGoodKept() {
     assertThat(check()).isEqualTo(ServingStatus.SERVING);
     String goodVersion = ads.version(CLUSTER_TYPE_URL);
-    ads.awaitAck(CLUSTER_TYPE_URL, goodVersion, TIMEOUT);
+    ads.requests().awaitAck(CLUSTER_TYPE_URL, goodVersion, TIMEOUT);
 
     // grpc-java supports round robin, ring hash and least request, not MAGLEV.
     ads.setClusters(cluster(CLUSTER).toBuilder().setLbPolicy(Cluster.LbPolicy.MAGLEV).build());
 
-    RecordedRequest nack = ads.awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
+    RecordedRequest nack = ads.requests().awaitNack(CLUSTER_TYPE_URL, TIMEOUT);
     assertThat(nack.versionInfo()).isEqualTo(goodVersion);
     assertThat(nack.errorMessage()).contains(CLUSTER);
     assertThat(check()).isEqualTo(ServingStatus.SERVING);
@@ -166,7 +166,7 @@ class GrpcJavaInteropTest {
           .check(HealthCheckRequest.newBuilder().setService(WHO).build())
           .getStatus();
     } catch (StatusRuntimeException e) {
-      throw new AssertionError("RPC failed; ADS requests: " + ads.requests(), e);
+      throw new AssertionError("RPC failed; ADS requests: " + ads.requests().all(), e);
     }
   }
 

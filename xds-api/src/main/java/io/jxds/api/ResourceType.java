@@ -11,6 +11,7 @@ import io.jxds.api.internal.UnpackedResource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Describes one xDS resource type once: its type URL, how to read a resource's name, how to
@@ -53,8 +54,8 @@ public final class ResourceType<T> {
   private final Decoder<Message, T> decoder;
   // Optional: validates straight from the Any's bytes, skipping the message tree (EDS);
   // returns null for "not sure", never throws.
-  private final Function<ByteString, T> bytesDecoder;
-  private final Function<T, String> nameOfValue;
+  private final @Nullable Function<ByteString, @Nullable T> bytesDecoder;
+  private final @Nullable Function<T, String> nameOfValue;
 
   private ResourceType(
       String typeUrl,
@@ -63,8 +64,8 @@ public final class ResourceType<T> {
       Class<? extends Message> messageClass,
       Function<Message, String> nameOf,
       Decoder<Message, T> decoder,
-      Function<ByteString, T> bytesDecoder,
-      Function<T, String> nameOfValue) {
+      @Nullable Function<ByteString, @Nullable T> bytesDecoder,
+      @Nullable Function<T, String> nameOfValue) {
     this.typeUrl = typeUrl;
     this.shortName = shortName;
     this.absenceMeansDeletion = absenceMeansDeletion;
@@ -192,10 +193,12 @@ public final class ResourceType<T> {
           emptyToNull(wrapperName),
           shortName + " response: type_url must be " + typeUrl + ", got " + quote(inner.getTypeUrl()));
     }
-    if (bytesDecoder != null) {
-      T value = tryBytes(inner.getValue());
+    Function<ByteString, @Nullable T> bytes = bytesDecoder;
+    Function<T, String> nameOfBytes = nameOfValue; // set together with bytesDecoder
+    if (bytes != null && nameOfBytes != null) {
+      T value = tryBytes(bytes, inner.getValue());
       if (value != null) {
-        String name = wrapperName == null || wrapperName.isEmpty() ? nameOfValue.apply(value) : wrapperName;
+        String name = wrapperName == null || wrapperName.isEmpty() ? nameOfBytes.apply(value) : wrapperName;
         return new Decoded<>(name, value);
       }
     }
@@ -205,9 +208,9 @@ public final class ResourceType<T> {
   }
 
   /** The value, or null to take the usual path (which reproduces any error with its message). */
-  private T tryBytes(ByteString bytes) {
+  private static <T> @Nullable T tryBytes(Function<ByteString, @Nullable T> decoder, ByteString bytes) {
     try {
-      return bytesDecoder.apply(bytes);
+      return decoder.apply(bytes);
     } catch (RuntimeException e) {
       return null;
     }
@@ -217,7 +220,7 @@ public final class ResourceType<T> {
   // Any.unpack(Class), skips a reflective getDefaultInstance lookup per call: about 1 µs, as much
   // as parsing a small Cluster.
   private static Message parse(
-      Any any, Parser<? extends Message> parser, Class<? extends Message> type, String nameIfKnown)
+      Any any, Parser<? extends Message> parser, Class<? extends Message> type, @Nullable String nameIfKnown)
       throws XdsResourceException {
     try {
       return parser.parseFrom(any.getValue());
@@ -238,7 +241,7 @@ public final class ResourceType<T> {
     }
   }
 
-  private static String emptyToNull(String s) {
+  private static @Nullable String emptyToNull(@Nullable String s) {
     return s == null || s.isEmpty() ? null : s;
   }
 

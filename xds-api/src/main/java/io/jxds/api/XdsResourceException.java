@@ -1,5 +1,7 @@
 package io.jxds.api;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A resource from the control plane that jxds rejects: it cannot be decoded, or it breaks a
  * validation rule. The message names the resource (when known), the offending field and its value,
@@ -9,16 +11,16 @@ package io.jxds.api;
 public final class XdsResourceException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  /** The rejected resource's name, or null when it could not be read. */
-  private final String resourceName;
+  /** The rejected resource's name, if it could be read. */
+  private final @Nullable String resourceName;
 
   /**
    * Creates the exception.
    *
-   * @param resourceName the rejected resource's name, or null when it could not be read
+   * @param resourceName the rejected resource's name, if it could be read
    * @param message the complete message, naming the resource, the field and the value
    */
-  public XdsResourceException(String resourceName, String message) {
+  public XdsResourceException(@Nullable String resourceName, String message) {
     super(message);
     this.resourceName = resourceName;
   }
@@ -26,11 +28,11 @@ public final class XdsResourceException extends Exception {
   /**
    * The same, with the underlying failure (for example a protobuf parse error) as the cause.
    *
-   * @param resourceName the rejected resource's name, or null when it could not be read
+   * @param resourceName the rejected resource's name, if it could be read
    * @param message the complete message, naming the resource, the field and the value
    * @param cause the underlying failure
    */
-  public XdsResourceException(String resourceName, String message, Throwable cause) {
+  public XdsResourceException(@Nullable String resourceName, String message, Throwable cause) {
     super(message, cause);
     this.resourceName = resourceName;
   }
@@ -38,9 +40,9 @@ public final class XdsResourceException extends Exception {
   /**
    * The rejected resource's name.
    *
-   * @return the name, or null when the resource could not be read far enough
+   * @return the name; null when the resource could not be read far enough
    */
-  public String resourceName() {
+  public @Nullable String resourceName() {
     return resourceName;
   }
 }

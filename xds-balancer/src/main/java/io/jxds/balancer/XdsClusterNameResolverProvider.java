@@ -10,6 +10,8 @@ import java.net.URI;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Resolves {@code xds-cluster:///NAME} to no addresses and the service config
@@ -25,7 +27,7 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
   public XdsClusterNameResolverProvider() {}
 
   @Override
-  public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+  public @Nullable NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
     if (!XdsClusterPolicy.TARGET_SCHEME.equals(targetUri.getScheme())) {
       return null;
     }
@@ -82,8 +84,8 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
   private static final class XdsClusterNameResolver extends NameResolver {
     private final String cluster;
     private final NameResolver.Args args;
-    private Listener2 listener;
-    private ResolutionResult result;
+    private @Nullable Listener2 listener;
+    private @Nullable ResolutionResult result;
     private boolean shutdown;
 
     XdsClusterNameResolver(String cluster, NameResolver.Args args) {
@@ -127,9 +129,12 @@ public final class XdsClusterNameResolverProvider extends NameResolverProvider {
      * asked for it returns; the channel's listener decides on retries from the status it returns.
      */
     private void deliver() {
+      // start() set both before the first call; neither changes after.
+      Listener2 to = Objects.requireNonNull(listener, "listener");
+      ResolutionResult delivered = Objects.requireNonNull(result, "result");
       args.getSynchronizationContext().execute(() -> {
         if (!shutdown) {
-          listener.onResult2(result);
+          to.onResult2(delivered);
         }
       });
     }

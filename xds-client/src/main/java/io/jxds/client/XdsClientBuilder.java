@@ -31,6 +31,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds a {@link DefaultXdsClient} for programmatic use and tests. The caller owns the client and
@@ -46,6 +48,7 @@ import java.util.random.RandomGenerator;
  * a daemon scheduler thread of the client's own, the system UTC clock and {@code System.nanoTime},
  * {@code node} on every request.
  */
+@NullMarked // with the package once DefaultXdsClient is annotated
 public final class XdsClientBuilder {
   // The transport seam is reachable from outside this package only through BuilderInternals.
   static {
@@ -57,9 +60,9 @@ public final class XdsClientBuilder {
   private static final List<String> CLIENT_FEATURES = List.of(NO_OVERPROVISIONING, RESOURCE_IN_SOTW);
 
   private final String target;
-  private final ChannelCredentials credentials;
-  private final Channel channel;
-  private AdsTransport transport;
+  private final @Nullable ChannelCredentials credentials;
+  private final @Nullable Channel channel;
+  private @Nullable AdsTransport transport;
   private Node node = Node.getDefaultInstance();
   private Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
   private Duration cacheRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
@@ -67,14 +70,14 @@ public final class XdsClientBuilder {
   private boolean delta;
   private boolean nodeOnFirstRequestOnly;
   private final List<Fallback> fallbacks = new ArrayList<>();
-  private ScheduledExecutorService scheduler;
-  private Clock clock;
-  private LongSupplier ticker;
-  private RandomGenerator random;
+  private @Nullable ScheduledExecutorService scheduler;
+  private @Nullable Clock clock;
+  private @Nullable LongSupplier ticker;
+  private @Nullable RandomGenerator random;
   private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
-  private Telemetry telemetry;
+  private @Nullable Telemetry telemetry;
 
-  private XdsClientBuilder(String target, ChannelCredentials credentials, Channel channel) {
+  private XdsClientBuilder(String target, @Nullable ChannelCredentials credentials, @Nullable Channel channel) {
     this.target = target;
     this.credentials = credentials;
     this.channel = channel;
@@ -145,7 +148,7 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * How long a subscribed resource may stay unanswered before it does not exist (default 15 s).
+   * How long a watched resource may stay unanswered before it does not exist (default 15 s).
    *
    * @param timeout positive
    * @return this builder
@@ -161,11 +164,11 @@ public final class XdsClientBuilder {
 
   /**
    * How long the value of a resource stays cached after its last watcher left (default 5 min;
-   * zero: forgotten at once). Its name leaves the ADS subscription at once either way (the next
-   * request of its type leaves it out; the last names of a type stay in the request that named
-   * them until another request of the type or a new stream replaces it); a watcher that comes
-   * back within this time gets the cached value at once, even with the control plane away, and
-   * the name is subscribed again.
+   * zero: forgotten at once). Its name leaves the wire at once either way (the next request of
+   * its type leaves it out; the last name of a type stays in the request that named it until
+   * another request of the type or a new stream replaces it); a watcher that comes back within
+   * this time gets the cached value at once, even with the control plane away, and the name is
+   * requested again.
    *
    * @param retention zero or positive
    * @return this builder
@@ -320,7 +323,7 @@ public final class XdsClientBuilder {
   }
 
   /** Not API: the pool hands on the telemetry it was given (null: the global one, if set). */
-  XdsClientBuilder telemetry(Telemetry telemetry) {
+  XdsClientBuilder telemetry(@Nullable Telemetry telemetry) {
     this.telemetry = telemetry;
     return this;
   }
@@ -353,7 +356,8 @@ public final class XdsClientBuilder {
         ads = new GrpcAdsTransport(channel, null, target);
         lrsChannel = channel;
       } else {
-        ManagedChannel managed = ownedChannel(target, credentials);
+        // forTarget set the credentials, forChannel the channel.
+        ManagedChannel managed = ownedChannel(target, Objects.requireNonNull(credentials, "credentials"));
         ads = new GrpcAdsTransport(managed, managed, target);
         lrsChannel = managed;
       }
@@ -361,7 +365,9 @@ public final class XdsClientBuilder {
     List<AdsServer> servers = new ArrayList<>();
     servers.add(new AdsServer(ads, delta));
     for (Fallback f : fallbacks) {
-      servers.add(new AdsServer(f.transport() != null ? f.transport() : ownedTransport(f.target(), f.credentials()),
+      AdsTransport given = f.transport(); // else addFallbackServer set the credentials
+      servers.add(new AdsServer(
+          given != null ? given : ownedTransport(f.target(), Objects.requireNonNull(f.credentials(), "credentials")),
           f.delta()));
     }
     Map<String, FileWatcherProvider> providers = new LinkedHashMap<>();
@@ -396,7 +402,8 @@ public final class XdsClientBuilder {
   }
 
   /** A fallback server as configured: a target to dial, or a transport given by a test. */
-  private record Fallback(String target, ChannelCredentials credentials, AdsTransport transport, boolean delta) {}
+  private record Fallback(
+      String target, @Nullable ChannelCredentials credentials, @Nullable AdsTransport transport, boolean delta) {}
 
   private static LongSupplier nanoTicker(Clock clock) {
     return () -> {

@@ -23,6 +23,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.NullMarked;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,20 +36,21 @@ import org.slf4j.LoggerFactory;
  * kept: a client whose count has been zero that long is closed, with its stream, timers and
  * channel (re-acquired before that, it comes back with its cache and its stream), and inside a
  * client the value of a resource whose last watcher left stays cached that long (its name leaves
- * the ADS subscription at once). Every client's timers run on one daemon thread the pool owns.
+ * the wire at once). Every client's timers run on one daemon thread the pool owns.
  */
+@NullMarked // with the package once DefaultXdsClient is annotated
 public final class XdsClientPool {
   private static final Logger log = LoggerFactory.getLogger(XdsClientPool.class);
   private static final XdsClientPool SHARED = new XdsClientPool(BootstrapLoader.fromSystem());
 
   private final BootstrapLoader loader;
-  private final Clock clock;
+  private final @Nullable Clock clock;
   private final RandomGenerator random;
   /** Null: each client takes the global OpenTelemetry if set when it is created. */
-  private final Telemetry telemetry;
+  private final @Nullable Telemetry telemetry;
   private final Object lock = new Object();
   private final Map<Bootstrap.Key, Entry> clients = new HashMap<>();
-  private ScheduledExecutorService scheduler;
+  private @Nullable ScheduledExecutorService scheduler;
 
   /**
    * A pool reading the bootstrap through {@code loader}.
@@ -71,13 +74,15 @@ public final class XdsClientPool {
   }
 
   /** Not API: tests supply a manual scheduler and clock (null: the clients' defaults). */
-  XdsClientPool(BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random) {
+  XdsClientPool(
+      BootstrapLoader loader, @Nullable ScheduledExecutorService scheduler, @Nullable Clock clock,
+      RandomGenerator random) {
     this(loader, scheduler, clock, random, null);
   }
 
   private XdsClientPool(
-      BootstrapLoader loader, ScheduledExecutorService scheduler, Clock clock, RandomGenerator random,
-      Telemetry telemetry) {
+      BootstrapLoader loader, @Nullable ScheduledExecutorService scheduler, @Nullable Clock clock,
+      RandomGenerator random, @Nullable Telemetry telemetry) {
     this.loader = Objects.requireNonNull(loader, "loader");
     this.scheduler = scheduler;
     this.clock = clock;
@@ -194,7 +199,7 @@ public final class XdsClientPool {
     final Bootstrap bootstrap;
     final DefaultXdsClient client;
     int refs;
-    ScheduledFuture<?> closeTimer;
+    @Nullable ScheduledFuture<?> closeTimer;
 
     Entry(Bootstrap bootstrap, DefaultXdsClient client) {
       this.bootstrap = bootstrap;

@@ -55,7 +55,7 @@ class CertificateProvidersTest {
     client.watchCluster("typo", typo, Runnable::run);
     client.watchCluster("payments", payments, Runnable::run);
 
-    RecordedRequest nack = ads.awaitNack(FakeAdsServer.CLUSTER_TYPE_URL, WAIT);
+    RecordedRequest nack = ads.requests().awaitNack(FakeAdsServer.CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.errorMessage()).contains("cluster \"typo\": tls_certificate_provider_instance must name one of "
         + "the bootstrap's certificate_providers [default], got \"defualt\"");
     Poll.until("payments accepted", () -> payments.updates().size() == 1);

@@ -59,7 +59,7 @@ class ControlPlaneRestartTest {
     client = builder(server.serverUri()).build();
     RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "a", a, Runnable::run);
-    server.awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server.requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
 
     server.stop();
     // The stream had a response and lived no (manual) time: the next one starts after the reset
@@ -76,8 +76,8 @@ class ControlPlaneRestartTest {
 
     server.start();
     // No client timer runs from here on: the waiting stream starts when the channel reconnects.
-    server.awaitConnectedStreams(1, WAIT);
-    server.awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server.streams().awaitCount(1, WAIT);
+    server.requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     Poll.until("connected", WAIT, () -> client.status().connected());
   }
 

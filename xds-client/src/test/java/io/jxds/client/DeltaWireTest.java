@@ -67,15 +67,15 @@ class DeltaWireTest {
     RecordingWatcher<TestCluster> a = watchCluster("a");
     RecordingWatcher<TestCluster> b = watchCluster("b");
     await(() -> a.updates().size() == 1 && b.updates().size() == 1);
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
 
     server().putClusters(XdsResources.cluster("b").edsServiceName("b2").build());
     await(() -> b.updates().size() == 2);
-    server().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
     assertThat(a.updates()).hasSize(1);
     assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().version()).isEqualTo("1");
     assertThat(client.status().resource(CLUSTER_TYPE_URL, "b").orElseThrow().version()).isEqualTo("2");
-    assertThat(server().requests(CLUSTER_TYPE_URL)).noneMatch(r -> r.kind() == RecordedRequest.Kind.NACK);
+    assertThat(server().requests().ofType(CLUSTER_TYPE_URL)).noneMatch(r -> r.kind() == RecordedRequest.Kind.NACK);
   }
 
   @Test
@@ -87,9 +87,9 @@ class DeltaWireTest {
     WatchHandle hb = client.watch(TestTypes.CLUSTER, "b", b, Runnable::run);
     await(() -> b.updates().size() == 1);
     hb.cancel();
-    await(() -> server().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
+    await(() -> server().streams().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
 
-    List<DeltaDiscoveryRequest> subscriptions = server().deltaRequests().stream()
+    List<DeltaDiscoveryRequest> subscriptions = server().requests().delta().stream()
         .filter(r -> r.getResponseNonce().isEmpty())
         .toList();
     assertThat(subscriptions).extracting(r -> List.copyOf(r.getResourceNamesSubscribeList()))
@@ -111,7 +111,7 @@ class DeltaWireTest {
     server().removeEndpoints("a");
 
     await(() -> new DoesNotExist("a").equals(a.last()) && new DoesNotExist("a").equals(e.last()));
-    server().awaitAck(ENDPOINTS_TYPE_URL, "2", WAIT);
+    server().requests().awaitAck(ENDPOINTS_TYPE_URL, "2", WAIT);
   }
 
   @Test
@@ -120,7 +120,7 @@ class DeltaWireTest {
         XdsResources.cluster("bad").edsConfigPath("/etc/eds.yaml").build());
     RecordingWatcher<TestCluster> a = watchCluster("a");
     RecordingWatcher<TestCluster> bad = watchCluster("bad");
-    RecordedRequest nack = server().awaitNack(CLUSTER_TYPE_URL, WAIT);
+    RecordedRequest nack = server().requests().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.errorMessage()).contains("\"bad\"").doesNotContain("\"a\"");
     assertThat(nack.responseNonce()).isNotEmpty();
     await(() -> a.updates().size() == 1 && bad.errors().size() == 1);
@@ -131,20 +131,20 @@ class DeltaWireTest {
     server().setClusters(XdsResources.cluster("a").build());
     RecordingWatcher<TestCluster> a = watchCluster("a");
     await(() -> a.updates().size() == 1);
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    server().clearRequests();
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().clear();
 
-    server().breakStreams(Status.UNAVAILABLE);
+    server().faults().breakStreams(Status.UNAVAILABLE);
 
     RecordedRequest initial =
-        server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+        server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
     assertThat(initial.resourceNames()).containsExactly("a");
-    DeltaDiscoveryRequest raw = server().deltaRequests().get(0);
+    DeltaDiscoveryRequest raw = server().requests().delta().get(0);
     assertThat(raw.getInitialResourceVersionsMap()).isEqualTo(Map.of("a", "1"));
     // The server knows the client holds version 1: nothing to resend, nothing to ACK.
     server().putClusters(XdsResources.cluster("c").build());
     watchCluster("c");
-    server().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
     assertThat(a.updates()).hasSize(1);
   }
 }

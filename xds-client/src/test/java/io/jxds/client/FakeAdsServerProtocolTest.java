@@ -94,13 +94,13 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> c = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestEndpoints> e = watch(TestTypes.ENDPOINTS, "a-eds");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    server().awaitAck(ENDPOINTS_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(ENDPOINTS_TYPE_URL, "1", WAIT);
     Poll.until("updates", () -> c.updates().size() == 1 && e.updates().size() == 1);
     assertThat(c.updates().get(0)).isEqualTo(new TestCluster("a", "a-eds"));
     assertThat(e.updates().get(0).addresses()).containsExactly("10.0.0.1:80");
-    assertThat(server().requests()).allSatisfy(r -> assertThat(r.raw().getNode().getId()).isEqualTo("fake-node"));
-    RecordedRequest ack = server().lastAck(CLUSTER_TYPE_URL).orElseThrow();
+    assertThat(server().requests().all()).allSatisfy(r -> assertThat(r.raw().getNode().getId()).isEqualTo("fake-node"));
+    RecordedRequest ack = server().requests().lastAck(CLUSTER_TYPE_URL).orElseThrow();
     assertThat(ack.resourceNames()).containsExactly("a");
     assertThat(ack.responseNonce()).isNotEmpty();
   }
@@ -110,15 +110,16 @@ class FakeAdsServerProtocolTest {
     server().setClusters(cluster("a"), cluster("b"));
     newClient(b -> b.cacheRetention(Duration.ZERO));
     watch(TestTypes.CLUSTER, "a");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     WatchHandle hb = client.watch(TestTypes.CLUSTER, "b", new RecordingWatcher<>(), DIRECT);
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a", "b")), WAIT);
-    Poll.until("both subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
+    server().requests().await(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a", "b")), WAIT);
+    Poll.until("both subscribed", () -> server().streams().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
     hb.cancel();
     // Either a subscription change, or (when it crossed the server's answer to the "a, b"
     // request and was ignored as stale) the ACK of that answer: both carry only "a".
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a")), WAIT);
-    Poll.until("only a subscribed", () -> server().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
+    server().requests().await(CLUSTER_TYPE_URL, r -> r.resourceNames().equals(List.of("a")), WAIT);
+    Poll.until("only a subscribed",
+        () -> server().streams().subscribedNames(CLUSTER_TYPE_URL).equals(java.util.Set.of("a")));
   }
 
   @Test
@@ -127,12 +128,12 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestCluster> b = watch(TestTypes.CLUSTER, "b");
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2,
-        WAIT);
+    server().requests().await(
+        CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames().size() == 2, WAIT);
     String accepted = server().version(CLUSTER_TYPE_URL);
     server().setClusters(XdsResources.cluster("a").edsServiceName("a-v2").build(), XdsResources.cluster("b")
         .edsConfigPath("/x").build());
-    RecordedRequest nack = server().awaitNack(CLUSTER_TYPE_URL, WAIT);
+    RecordedRequest nack = server().requests().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.versionInfo()).isEqualTo(accepted);
     assertThat(nack.errorCode()).isEqualTo(3);
     assertThat(nack.errorMessage())
@@ -152,14 +153,14 @@ class FakeAdsServerProtocolTest {
     RecordingWatcher<TestEndpoints> e1 = watch(TestTypes.ENDPOINTS, "e1");
     watch(TestTypes.ENDPOINTS, "e2");
     Poll.until("data", () -> a.updates().size() == 1 && e1.updates().size() == 1);
-    server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames()
+    server().requests().await(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.ACK && r.resourceNames()
         .size() == 2, WAIT);
 
     server().removeClusters("a");
     server().removeEndpoints("e1");
     server().putEndpoints(endpoints("e2", "10.0.0.3"));
     Poll.until("a deleted", () -> a.last() instanceof DoesNotExist);
-    server().awaitAck(ENDPOINTS_TYPE_URL, server().version(ENDPOINTS_TYPE_URL), WAIT);
+    server().requests().awaitAck(ENDPOINTS_TYPE_URL, server().version(ENDPOINTS_TYPE_URL), WAIT);
     assertThat(e1.events()).hasSize(1);
     assertThat(client.status().resource(ENDPOINTS_TYPE_URL, "e1").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
   }
@@ -172,7 +173,7 @@ class FakeAdsServerProtocolTest {
     watch(TestTypes.CLUSTER, "b");
     Poll.until("data", () -> a.updates().size() == 1);
     server().removeClusters("a");
-    server().awaitAck(CLUSTER_TYPE_URL, server().version(CLUSTER_TYPE_URL), WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, server().version(CLUSTER_TYPE_URL), WAIT);
     assertThat(a.events()).hasSize(1);
     assertThat(client.status().resource(CLUSTER_TYPE_URL, "a").orElseThrow().state()).isEqualTo(ResourceState.ACKED);
   }
@@ -184,24 +185,25 @@ class FakeAdsServerProtocolTest {
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
     RecordingWatcher<TestEndpoints> e = watch(TestTypes.ENDPOINTS, "e");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    server().awaitAck(ENDPOINTS_TYPE_URL, "1", WAIT);
-    server().clearRequests();
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(ENDPOINTS_TYPE_URL, "1", WAIT);
+    server().requests().clear();
 
-    server().breakStreams(Status.UNAVAILABLE.withDescription("max connection age"));
+    server().faults().breakStreams(Status.UNAVAILABLE.withDescription("max connection age"));
     // The stream lived no (manual) time: the next one waits the reset backoff's first delay (A57).
     Poll.until("retry scheduled", () -> clock.numPendingTasks() == 1);
     assertThat(clock.nanosUntilNextTask()).isEqualTo(TimeUnit.SECONDS.toNanos(1));
     clock.forwardTime(1, TimeUnit.SECONDS);
-    RecordedRequest cds = server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
-    RecordedRequest eds = server().awaitRequest(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL,
+    RecordedRequest cds =
+        server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+    RecordedRequest eds = server().requests().await(ENDPOINTS_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL,
         WAIT);
     assertThat(cds.versionInfo()).isEqualTo("1");
     assertThat(cds.responseNonce()).isEmpty();
     assertThat(cds.resourceNames()).containsExactly("a");
     assertThat(eds.versionInfo()).isEqualTo("1");
     assertThat(eds.responseNonce()).isEmpty();
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     assertThat(a.events()).hasSize(1); // same value again: nobody is told
     assertThat(e.events()).hasSize(1);
     assertThat(clock.numPendingTasks()).isZero(); // reconnected: no backoff timer left
@@ -212,7 +214,7 @@ class FakeAdsServerProtocolTest {
     server().setClusters(cluster("a"));
     newClient(b -> {});
     RecordingWatcher<TestCluster> a = watch(TestTypes.CLUSTER, "a");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     server().stop();
     // The first stream had a response: reconnect after the reset backoff's first delay; that
     // stream waits for the channel, whose failure to connect is reported.
@@ -221,7 +223,10 @@ class FakeAdsServerProtocolTest {
     clock.forwardTime(1, TimeUnit.SECONDS);
     Poll.until("disconnected", () -> !client.status().connected());
     RecordingWatcher<TestCluster> late = watch(TestTypes.CLUSTER, "a");
-    assertThat(late.updates()).hasSize(1); // served from the cache while the control plane is away
+    // Served from the cache while the control plane is away; on the client's context, which a
+    // transport thread may be running at that moment, so not always before watch() returns.
+    Poll.until("served from the cache", () -> !late.updates().isEmpty());
+    assertThat(late.updates()).hasSize(1);
     assertThat(a.events()).hasSize(1);
 
     server().start();
@@ -244,10 +249,10 @@ class FakeAdsServerProtocolTest {
     server().setClusters(cluster("a"));
     newClient(b -> b.resourceTimeout(Duration.ofSeconds(2)));
     watch(TestTypes.CLUSTER, "a");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    server().holdResponses(); // the control plane stops answering
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().faults().holdResponses(); // the control plane stops answering
     RecordingWatcher<TestCluster> ghost = watch(TestTypes.CLUSTER, "ghost");
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
+    server().requests().await(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
     assertThat(ghost.events()).isEmpty(); // no answer yet: its timer decides
     Poll.until("timer armed", () -> clock.numPendingTasks() == 1);
     clock.forwardTime(2, TimeUnit.SECONDS);
@@ -267,7 +272,7 @@ class FakeAdsServerProtocolTest {
     server().setClusters(cluster("payments"));
     newClient(b -> {});
     watch(TestTypes.CLUSTER, "payments");
-    server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     RecordingWatcher<TestCluster> typo = watch(TestTypes.CLUSTER, "paymnets");
 
     Poll.until("does not exist", WAIT, () -> !typo.events().isEmpty());

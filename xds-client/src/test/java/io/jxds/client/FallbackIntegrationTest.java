@@ -62,13 +62,13 @@ class FallbackIntegrationTest {
     await("served by the fallback", () -> a.updates().size() == 1);
     assertThat(a.updates().get(0).edsServiceName()).isEqualTo("from-fallback");
     assertThat(a.errors()).as("the fallback answered: no error on the way").isEmpty();
-    assertThat(fallback.connectedStreams()).isEqualTo(1);
+    assertThat(fallback.streams().count()).isEqualTo(1);
 
     primary.start();
     await("back on the primary", () -> a.updates().size() == 2);
     assertThat(a.updates().get(1).edsServiceName()).isEqualTo("from-primary");
-    fallback.awaitConnectedStreams(0, WAIT);
-    assertThat(primary.connectedStreams()).isEqualTo(1);
+    fallback.streams().awaitCount(0, WAIT);
+    assertThat(primary.streams().count()).isEqualTo(1);
     assertThat(client.status().connected()).isTrue();
   }
 
@@ -82,17 +82,17 @@ class FallbackIntegrationTest {
     RecordingWatcher<TestCluster> a = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "a", a, Runnable::run);
     await("served by the primary", () -> a.updates().size() == 1);
-    primary.awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    primary.requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
 
     primary.stop();
     await("the client saw the primary go", () -> !client.status().connected());
     // The failure was handled when the status changed; everything watched is cached.
-    assertThat(fallback.requests()).isEmpty();
-    assertThat(fallback.connectedStreams()).isZero();
+    assertThat(fallback.requests().all()).isEmpty();
+    assertThat(fallback.streams().count()).isZero();
     RecordingWatcher<TestCluster> again = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "a", again, Runnable::run);
     await("cached value", () -> again.updates().size() == 1);
-    assertThat(fallback.requests()).isEmpty();
+    assertThat(fallback.requests().all()).isEmpty();
     assertThat(a.events()).hasSize(1);
   }
 }

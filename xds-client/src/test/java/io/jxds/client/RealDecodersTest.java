@@ -66,7 +66,7 @@ class RealDecodersTest {
     connect();
     RecordingWatcher<ClusterUpdate> clusters = new RecordingWatcher<>();
     client.watchCluster("payments", clusters, Runnable::run);
-    RecordedRequest nack = ads.server().awaitNack(CLUSTER_TYPE_URL, WAIT);
+    RecordedRequest nack = ads.server().requests().awaitNack(CLUSTER_TYPE_URL, WAIT);
     assertThat(nack.errorMessage()).contains("payments").contains("eds_config");
     Poll.until("error", () -> clusters.errors().size() == 1);
     assertThat(clusters.errors().get(0).getDescription()).contains("eds_config").contains("node id \"real\"");

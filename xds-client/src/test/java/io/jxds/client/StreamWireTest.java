@@ -70,11 +70,11 @@ class StreamWireTest {
     client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), Runnable::run);
 
     RecordedRequest initial =
-        server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+        server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
     assertThat(initial.raw().getNode().getClientFeaturesList())
         .containsExactly(
             "custom.feature", "xds.config.resource-in-sotw", "envoy.lb.does_not_support_overprovisioning");
-    RecordedRequest ack = server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    RecordedRequest ack = server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
     assertThat(ack.raw().getNode().getClientFeaturesList()).hasSize(3);
   }
 
@@ -84,12 +84,12 @@ class StreamWireTest {
       loopback.setClusters(XdsResources.cluster("a").build());
       client =
           XdsClientBuilder.fromBootstrap(
-                  io.jxds.client.internal.bootstrap.BootstrapParser.parse(loopback.bootstrapJson(), "test"))
+                  io.jxds.client.internal.bootstrap.BootstrapParser.parse(loopback.bootstrap().build(), "test"))
               .build();
       client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), Runnable::run);
 
       RecordedRequest initial =
-          loopback.awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+          loopback.requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
       assertThat(initial.raw().getNode().getClientFeaturesList())
           .containsExactly("envoy.lb.does_not_support_overprovisioning", "xds.config.resource-in-sotw");
       client.close();
@@ -102,19 +102,19 @@ class StreamWireTest {
     client = XdsClientBuilder.forChannel(channel).build();
     RecordingWatcher<TestCluster> watcher = new RecordingWatcher<>();
     client.watch(TestTypes.CLUSTER, "a", watcher, Runnable::run);
-    server().awaitRequest(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
+    server().requests().await(CLUSTER_TYPE_URL, r -> r.kind() == RecordedRequest.Kind.INITIAL, WAIT);
 
     Any wrapped = Any.pack(Resource.newBuilder()
         .setName("a")
         .setResource(XdsResources.cluster("a").edsServiceName("wrapped").buildAny())
         .build());
-    server().sendRaw(DiscoveryResponse.newBuilder()
+    server().faults().sendRaw(DiscoveryResponse.newBuilder()
         .setTypeUrl(CLUSTER_TYPE_URL)
         .setVersionInfo("7")
         .setNonce("raw-1")
         .addResources(wrapped)
         .build());
-    server().awaitAck(CLUSTER_TYPE_URL, "7", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "7", WAIT);
     Poll.until("wrapped cluster delivered", () -> !watcher.updates().isEmpty());
     assertThat(watcher.updates()).containsExactly(new TestCluster("a", "wrapped"));
   }
@@ -157,7 +157,7 @@ class StreamWireTest {
     assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
     try {
       // The control plane has its ACK although the watcher has not returned yet...
-      server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+      server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
       // ...but flow control still waits for it: no further response has been asked for.
       server().setClusters(XdsResources.cluster("a").edsServiceName("v2").build());
       assertThat(requested.get()).isEqualTo(1);
@@ -165,7 +165,7 @@ class StreamWireTest {
     } finally {
       release.countDown();
     }
-    server().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
+    server().requests().awaitAck(CLUSTER_TYPE_URL, "2", WAIT);
     Poll.until("v2 delivered", () -> watcher.updates().size() == 2); // flow control resumed
   }
 

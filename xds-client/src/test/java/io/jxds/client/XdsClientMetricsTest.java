@@ -65,7 +65,7 @@ class XdsClientMetricsTest {
     client.watchCluster("good", new RecordingWatcher<>(), Runnable::run);
     client.watchCluster("bad", new RecordingWatcher<>(), Runnable::run);
     client.watchEndpoints("pending", new RecordingWatcher<>(), Runnable::run);
-    ads.server().awaitNack(CLUSTER_TYPE_URL, WAIT);
+    ads.server().requests().awaitNack(CLUSTER_TYPE_URL, WAIT);
     Attributes clusters = Attributes.of(TARGET, "*", SERVER, server, TYPE, CLUSTER_TYPE);
     // Every CDS response holds "good" (state of the world) and is answered by one ACK or NACK; each
     // one that also holds "bad" is NACKed. Responses can cross the client's requests (the server
@@ -94,7 +94,7 @@ class XdsClientMetricsTest {
    * response) carries its response's nonce, and a later subscription change repeats the last one.
    */
   private long answeredResponses(boolean nackedOnly) {
-    return ads.server().requests(CLUSTER_TYPE_URL).stream()
+    return ads.server().requests().ofType(CLUSTER_TYPE_URL).stream()
         .map(RecordedRequest::raw)
         .filter(r -> !r.getResponseNonce().isEmpty() && (!nackedOnly || r.hasErrorDetail()))
         .map(r -> r.getResponseNonce())
@@ -124,7 +124,7 @@ class XdsClientMetricsTest {
     FakeAdsServer loopback = FakeAdsServer.loopback().start(); // a pool needs a bootstrap with a real target
     loopback.setClusters(XdsResources.cluster("good").build());
     XdsClientPool pool = new XdsClientPool(
-        new BootstrapLoader(Map.of("jxds.bootstrapConfig", loopback.bootstrapJson())::get, k -> null),
+        new BootstrapLoader(Map.of("jxds.bootstrapConfig", loopback.bootstrap().build())::get, k -> null),
         metrics.openTelemetry());
     try (XdsClientPool.Lease lease = pool.acquire()) {
       lease.watchCluster("good", new RecordingWatcher<>(), Runnable::run);

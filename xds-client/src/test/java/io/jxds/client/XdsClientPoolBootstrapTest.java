@@ -40,13 +40,13 @@ class XdsClientPoolBootstrapTest {
     XdsClientPool.Lease lease = pool.acquire();
     RecordingWatcher<TestCluster> w = new RecordingWatcher<>();
     lease.client().watch(TestTypes.CLUSTER, "a", w, Runnable::run);
-    ads.server().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
-    ads.server().awaitConnectedStreams(1, WAIT);
-    assertThat(ads.server().lastAck(CLUSTER_TYPE_URL).orElseThrow().raw().getNode().getId())
+    ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", WAIT);
+    ads.server().streams().awaitCount(1, WAIT);
+    assertThat(ads.server().requests().lastAck(CLUSTER_TYPE_URL).orElseThrow().raw().getNode().getId())
         .isEqualTo("jxds-test-node");
 
     lease.close();
-    ads.server().awaitConnectedStreams(0, WAIT);
+    ads.server().streams().awaitCount(0, WAIT);
     assertThat(((DefaultXdsClient) lease.client()).isClosed()).isTrue();
   }
 
@@ -58,7 +58,7 @@ class XdsClientPoolBootstrapTest {
     try (XdsClientPool.Lease lease = pool.acquire()) {
       RecordingWatcher<TestCluster> ghost = new RecordingWatcher<>();
       lease.client().watch(TestTypes.CLUSTER, "ghost", ghost, Runnable::run);
-      ads.server().awaitRequest(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
+      ads.server().requests().await(CLUSTER_TYPE_URL, r -> r.resourceNames().contains("ghost"), WAIT);
       Poll.until("timer armed", () -> clock.numPendingTasks() == 1);
       clock.forwardTime(1999, TimeUnit.MILLISECONDS);
       assertThat(ghost.events()).isEmpty();

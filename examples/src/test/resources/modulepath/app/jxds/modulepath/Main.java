@@ -19,16 +19,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Routes one RPC through {@code xds-cluster:///a}: FakeAdsServer is both the control plane and,
- * as cluster a's only endpoint, the server the RPC (an ADS stream) reaches. Prints what it saw and
- * exits 0 only when the RPC was answered and jxds's internal packages stayed closed.
+ * as cluster a's only endpoint, the server the RPC (an ADS stream) reaches. Prints the module
+ * jxds's balancer runs in and the answer, and exits 0 only when the RPC was answered.
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws Exception {
     Module balancer = XdsClusterPolicy.class.getModule();
-    System.out.println("module " + balancer.getName() + " named=" + balancer.isNamed());
-    System.out.println("internal exported=" + balancer.isExported("io.jxds.balancer.internal"));
+    System.out.println("module " + balancer.getName() + " named=" + balancer.isNamed()
+        + " automatic=" + balancer.getDescriptor().isAutomatic());
     try (FakeAdsServer controlPlane = FakeAdsServer.loopback().start()) {
       controlPlane.setClusters(XdsResources.cluster("a").build());
       controlPlane.setEndpoints(XdsResources.endpoints("a")

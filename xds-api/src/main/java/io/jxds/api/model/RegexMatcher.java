@@ -3,6 +3,7 @@ package io.jxds.api.model;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A compiled {@code safe_regex} (an envoy {@code type.matcher.v3.RegexMatcher}): RE2's syntax,
@@ -65,7 +66,7 @@ public final class RegexMatcher {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     return o instanceof RegexMatcher other && regex.equals(other.regex);
   }
 

@@ -3,6 +3,7 @@ package io.jxds.api.model;
 import io.jxds.api.internal.IpAddressText;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One entry of a validation context's {@code match_subject_alt_names} (an envoy
@@ -41,7 +42,7 @@ public final class SubjectAltNameMatcher {
   private final Kind kind;
   private final String pattern;
   private final boolean ignoreCase;
-  private final RegexMatcher regex; // for SAFE_REGEX, else null
+  private final @Nullable RegexMatcher regex; // for SAFE_REGEX
 
   /**
    * Checks the fields; a regex is compiled.
@@ -123,8 +124,9 @@ public final class SubjectAltNameMatcher {
    * @return true when it matches
    */
   public boolean matches(String name, boolean dnsName) {
-    if (kind == Kind.SAFE_REGEX) {
-      return regex.matches(name);
+    RegexMatcher compiled = regex; // set exactly when the kind is SAFE_REGEX
+    if (compiled != null) {
+      return compiled.matches(name);
     }
     String value = ignoreCase ? name.toLowerCase(Locale.ROOT) : name;
     String p = ignoreCase ? pattern.toLowerCase(Locale.ROOT) : pattern;
@@ -165,7 +167,7 @@ public final class SubjectAltNameMatcher {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     return o instanceof SubjectAltNameMatcher other
         && kind == other.kind && pattern.equals(other.pattern) && ignoreCase == other.ignoreCase;
   }

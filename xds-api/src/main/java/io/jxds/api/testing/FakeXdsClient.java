@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-memory {@link XdsClient} for unit tests of code that watches resources: the test sets and
@@ -306,7 +307,7 @@ public final class FakeXdsClient implements XdsClient {
   }
 
   // Stores (or with a null value, removes) the resource and returns its active watches.
-  private <T> List<Watch<T>> activeWatches(ResourceType<T> type, String name, T value) {
+  private <T> List<Watch<T>> activeWatches(ResourceType<T> type, String name, @Nullable T value) {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(name, "name");
     synchronized (lock) {

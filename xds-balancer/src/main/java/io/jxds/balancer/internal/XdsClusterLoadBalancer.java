@@ -4,11 +4,13 @@ import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.NameResolver;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.grpc.util.GracefulSwitchLoadBalancer;
 import io.jxds.api.XdsClient;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.cds.CdsBalancer;
 import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -32,6 +34,7 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(XdsClusterLoadBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PooledClientSource pool;
   private final RandomGenerator pickRandom;
   private final RandomGenerator treeRandom;
@@ -49,6 +52,7 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   XdsClusterLoadBalancer(
       Helper helper, PooledClientSource pool, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.syncContext = helper.getSynchronizationContext();
     this.pool = pool;
     this.pickRandom = pickRandom;
     this.treeRandom = treeRandom;
@@ -57,10 +61,10 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(lbConfig instanceof ClusterPolicyConfig newConfig)) {
-      return Status.INVALID_ARGUMENT.withDescription(
-          "xds_cluster: expected a parsed xds_cluster config, got " + lbConfig);
+      return WrongConfig.status("xds_cluster", "a parsed xds_cluster", lbConfig);
     }
     if (lease == null) {
       try {
@@ -98,6 +102,7 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (config == null) {
       helper.updateBalancingState(ConnectivityState.TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
           .withDescription("xds_cluster: name resolution failed: " + error.getDescription())
@@ -107,7 +112,14 @@ final class XdsClusterLoadBalancer extends LoadBalancer {
   }
 
   @Override
+  public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    clusters.requestConnection();
+  }
+
+  @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     clusters.shutdown();
     if (lease != null) {
       lease.release();

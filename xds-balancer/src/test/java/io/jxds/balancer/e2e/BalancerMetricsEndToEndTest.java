@@ -10,16 +10,18 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.InMemoryMetrics;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class BalancerMetricsEndToEndTest {
   private final FakeAdsServer ads = FakeAdsServer.loopback().start();
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private final InMemoryMetrics metrics = new InMemoryMetrics();
   private final DefaultXdsClient client = XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials
       .create()).openTelemetry(metrics.openTelemetry()).build();
@@ -53,15 +55,15 @@ class BalancerMetricsEndToEndTest {
 
   @Test
   void dropsRefusalsPicksInFlightAndServingPriorityAreRecorded() throws Exception {
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     ads.setClusters(XdsResources.cluster("payments").maxRequests(1).build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .drop("throttle", 20, FractionalPercent.DenominatorType.HUNDRED)
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", b.port(), HEALTHY))
         .build());
-    Backends.awaitCalls(channel, 40, 10_000, w -> w.containsKey("a") && w.containsKey("b"));
+    BackendCalls.awaitCalls(channel, 40, Duration.ofSeconds(10), w -> w.containsKey("a") && w.containsKey("b"));
     Attributes cluster = Attributes.of(AttributeKey.stringKey("grpc.target"), "xds-cluster:///payments",
         AttributeKey.stringKey("jxds.cluster"), "payments");
     Attributes throttle = cluster.toBuilder().put("jxds.drop_category", "throttle").build();
@@ -71,7 +73,7 @@ class BalancerMetricsEndToEndTest {
     long ok = 0;
     long dropped = 0;
     for (int i = 0; i < 200; i++) {
-      Optional<Status> outcome = Backends.outcome(channel);
+      Optional<Status> outcome = BackendCalls.outcome(channel);
       if (outcome.isEmpty()) {
         ok++;
       } else if (String.valueOf(outcome.get().getDescription()).contains("category throttle")) {
@@ -90,7 +92,7 @@ class BalancerMetricsEndToEndTest {
     List<Status> closed = new CopyOnWriteArrayList<>();
     ClientCall<byte[], byte[]> held = null;
     while (held == null) { // a hold may be dropped: open another
-      ClientCall<byte[], byte[]> hold = Backends.hold(channel, closed);
+      ClientCall<byte[], byte[]> hold = BackendCalls.hold(channel, closed);
       Poll.until("held or dropped", () -> a.heldStreams() + b.heldStreams() == 1 || !closed.isEmpty());
       if (closed.isEmpty()) {
         held = hold;
@@ -101,7 +103,7 @@ class BalancerMetricsEndToEndTest {
     assertThat(metrics.value("jxds.lb.rpcs_in_flight", cluster)).isEqualTo(1);
     long refused = 0;
     for (int i = 0; i < 20; i++) {
-      Optional<Status> outcome = Backends.outcome(channel);
+      Optional<Status> outcome = BackendCalls.outcome(channel);
       if (outcome.isPresent() && String.valueOf(outcome.get().getDescription()).contains("max concurrent")) {
         refused++;
       }

@@ -1,18 +1,19 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
+import static io.jxds.testing.BackendCalls.awaitCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
-import io.jxds.balancer.testing.XdsClusterTestBed;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
+import io.jxds.testing.XdsTestBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,18 +35,18 @@ class CircuitBreakingEndToEndTest {
   private static final int BURST = 100;
   private static final int MAX_REQUESTS = 5;
 
-  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
-  private final Backends backends = bed.backends();
+  private final TestBackends backends = bed.backends();
 
   @Test
   void concurrentBurstOfStreamsOnAReadyChannelAdmitsAtMostMaxRequests() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     String cluster = "burst-ready";
     ads.setClusters(XdsResources.cluster(cluster).maxRequests(MAX_REQUESTS).build());
     ads.setEndpoints(oneEndpoint(cluster, a));
-    ManagedChannel channel = bed.channel(cluster);
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    ManagedChannel channel = bed.newChannel(cluster);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
     List<Status> closed = new CopyOnWriteArrayList<>();
 
     ExecutorService threads = Executors.newFixedThreadPool(BURST);
@@ -61,7 +62,7 @@ class CircuitBreakingEndToEndTest {
             Thread.currentThread().interrupt();
             return;
           }
-          Backends.hold(channel, closed);
+          BackendCalls.hold(channel, closed);
         });
       }
       ready.await(10, TimeUnit.SECONDS);
@@ -80,14 +81,14 @@ class CircuitBreakingEndToEndTest {
 
   @Test
   void burstOfQueuedStreamsReleasedAtOnceAdmitsAtMostMaxRequests() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     String cluster = "burst-queued";
     ads.setClusters(XdsResources.cluster(cluster).maxRequests(MAX_REQUESTS).build());
-    ManagedChannel channel = bed.channel(cluster);
+    ManagedChannel channel = bed.newChannel(cluster);
     List<Status> closed = new CopyOnWriteArrayList<>();
     // No endpoints yet: every stream waits in the channel for a picker that can serve it.
     for (int i = 0; i < BURST; i++) {
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
     }
     assertThat(a.heldStreams()).isZero();
     assertThat(closed).isEmpty();
@@ -103,14 +104,14 @@ class CircuitBreakingEndToEndTest {
 
   @Test
   void callsCancelledBeforeTheyStartAreNotCounted() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     String cluster = "burst-cancelled";
     ads.setClusters(XdsResources.cluster(cluster).maxRequests(MAX_REQUESTS).build());
-    ManagedChannel channel = bed.channel(cluster);
+    ManagedChannel channel = bed.newChannel(cluster);
     List<Status> cancelled = new CopyOnWriteArrayList<>();
     List<ClientCall<byte[], byte[]>> queued = new ArrayList<>();
     for (int i = 0; i < 2 * MAX_REQUESTS; i++) {
-      queued.add(Backends.hold(channel, cancelled));
+      queued.add(BackendCalls.hold(channel, cancelled));
     }
     // No endpoints yet: each waits in the channel, and is cancelled there.
     for (ClientCall<byte[], byte[]> call : queued) {
@@ -119,13 +120,13 @@ class CircuitBreakingEndToEndTest {
     Poll.until("every queued call cancelled", () -> cancelled.size() == queued.size());
 
     ads.setEndpoints(oneEndpoint(cluster, a));
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     List<Status> closed = new CopyOnWriteArrayList<>();
     for (int i = 0; i < MAX_REQUESTS + 1; i++) {
       int held = a.heldStreams();
       int refused = closed.size();
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
       Poll.until("stream " + i + " settles", () -> a.heldStreams() > held || closed.size() > refused);
     }
     assertThat(a.heldStreams()).as("every slot free for new calls").isEqualTo(MAX_REQUESTS);
@@ -134,7 +135,7 @@ class CircuitBreakingEndToEndTest {
   }
 
   private static io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment oneEndpoint(
-      String cluster, Backend backend) {
+      String cluster, TestBackend backend) {
     return XdsResources.endpoints(cluster)
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backend.port(), HEALTHY))
         .build();

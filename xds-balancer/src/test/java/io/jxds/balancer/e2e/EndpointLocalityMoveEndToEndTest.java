@@ -9,17 +9,19 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.InMemoryMetrics;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +41,7 @@ class EndpointLocalityMoveEndToEndTest {
   private static final int RPCS = 300;
 
   private final FakeAdsServer ads = FakeAdsServer.loopback().start();
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private final InMemoryMetrics metrics = new InMemoryMetrics();
   private final DefaultXdsClient client = XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials
       .create()).openTelemetry(metrics.openTelemetry()).build();
@@ -59,10 +61,10 @@ class EndpointLocalityMoveEndToEndTest {
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = Cluster.LbPolicy.class, names = {"RING_HASH", "ROUND_ROBIN", "LEAST_REQUEST"})
   void movedEndpointsRpcsCountInItsNewLocality(Cluster.LbPolicy policy) throws Exception {
-    Backend x = backends.start("x");
-    Backend z = backends.start("z");
-    Backend y = backends.start("y");
-    Backend w = backends.start("w");
+    TestBackend x = backends.start("x");
+    TestBackend z = backends.start("z");
+    TestBackend y = backends.start("y");
+    TestBackend w = backends.start("w");
     ads.setClusters(XdsResources.cluster("payments").lrsSelf().lbPolicy(policy).build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1)
@@ -70,7 +72,8 @@ class EndpointLocalityMoveEndToEndTest {
             .endpoint("127.0.0.1", z.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", y.port(), HEALTHY))
         .build());
-    Backends.awaitCalls(channel, 60, 10_000, c -> c.keySet().containsAll(java.util.List.of("x", "y", "z")));
+    BackendCalls.awaitCalls(
+        channel, 60, Duration.ofSeconds(10), c -> c.keySet().containsAll(java.util.List.of("x", "y", "z")));
     int xConnections = x.connectionsOpened();
 
     // x moves from zone a to zone b; w joins zone b, so its first answer shows the update applied.
@@ -81,16 +84,16 @@ class EndpointLocalityMoveEndToEndTest {
             .endpoint("127.0.0.1", y.port(), HEALTHY)
             .endpoint("127.0.0.1", w.port(), HEALTHY))
         .build());
-    Backends.awaitCalls(channel, 60, 10_000, c -> c.containsKey("w") && c.containsKey("x"));
+    BackendCalls.awaitCalls(channel, 60, Duration.ofSeconds(10), c -> c.containsKey("w") && c.containsKey("x"));
     ClusterLoadStats load = ClientInternals.loadStats(client).cluster("payments", "payments");
     long issuedA = load.locality(ZONE_A).issued();
     long issuedB = load.locality(ZONE_B).issued();
     long picksA = picks(ZONE_A);
     long picksB = picks(ZONE_B);
 
-    Map<String, Integer> answered = Backends.calls(channel, RPCS);
+    Map<String, Integer> answered = BackendCalls.calls(channel, RPCS);
 
-    assertThat(answered).doesNotContainKey(Backends.FAILED);
+    assertThat(answered).doesNotContainKey(BackendCalls.FAILED);
     assertThat(answered.get("x")).as("x still serves").isPositive();
     long inA = answered.getOrDefault("z", 0);
     long inB = answered.getOrDefault("x", 0) + answered.getOrDefault("y", 0) + answered.getOrDefault("w", 0);

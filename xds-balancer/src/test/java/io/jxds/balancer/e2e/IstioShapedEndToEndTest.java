@@ -1,20 +1,20 @@
 package io.jxds.balancer.e2e;
 
-import static io.jxds.balancer.testing.Backends.FAILED;
-import static io.jxds.balancer.testing.Backends.assertShare;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
-import static io.jxds.balancer.testing.Backends.calls;
+import static io.jxds.testing.BackendCalls.FAILED;
+import static io.jxds.testing.BackendCalls.awaitCalls;
+import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
-import io.jxds.balancer.testing.XdsClusterTestBed;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.IstioClusterBuilder;
 import io.jxds.testing.IstioResources;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
+import io.jxds.testing.XdsTestBed;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,15 +34,15 @@ class IstioShapedEndToEndTest {
   private static final String HOST = "echo.default.svc.cluster.local";
   private static final int RPCS = 1_600;
 
-  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
-  private final Backends backends = bed.backends();
+  private final TestBackends backends = bed.backends();
 
   @Test
   void clusterWithoutDestinationRuleSplitsByLocalityAndEndpointWeight() throws Exception {
-    Backend a1 = backends.start("a1");
-    Backend a2 = backends.start("a2");
-    Backend b1 = backends.start("b1");
+    TestBackend a1 = backends.start("a1");
+    TestBackend a2 = backends.start("a2");
+    TestBackend b1 = backends.start("b1");
     ads.setClusters(IstioResources.cluster(HOST, 8080).build());
     // Locality weights are the sums of endpoint weights, as istiod computes them: 4 and 4.
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
@@ -53,7 +53,7 @@ class IstioShapedEndToEndTest {
         .endpoint("echo-b1", "127.0.0.1", b1.port(), 4)
         .build());
     ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
-    awaitCalls(channel, 40, 10_000, w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
+    awaitCalls(channel, 40, Duration.ofSeconds(10), w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
 
     Map<String, Integer> split = calls(channel, RPCS);
 
@@ -67,7 +67,7 @@ class IstioShapedEndToEndTest {
 
   @Test
   void subsetClusterRoutesToTheSubsetsEndpoints() throws Exception {
-    Backend v1 = backends.start("v1");
+    TestBackend v1 = backends.start("v1");
     backends.start("v2");
     ads.setClusters(IstioResources.subsetCluster(HOST, 8080, "v1").roundRobin().build());
     ads.setEndpoints(IstioResources.subsetEndpoints(HOST, 8080, "v1").canonicalRevision("v1")
@@ -76,24 +76,24 @@ class IstioShapedEndToEndTest {
         .build());
     ManagedChannel channel = channel(IstioResources.subsetClusterName(HOST, 8080, "v1"));
 
-    awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("v1", 0) == 10);
+    awaitCalls(channel, 10, Duration.ofSeconds(10), w -> w.getOrDefault("v1", 0) == 10);
   }
 
   @Test
   void http2MaxRequestsLimitsConcurrentStreams() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(IstioResources.cluster(HOST, 8080).http2MaxRequests(2).build());
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
         .locality("us-east1/us-east1-b/rack-1").endpoint("echo-a", "127.0.0.1", a.port())
         .build());
     ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
     List<Status> closed = new CopyOnWriteArrayList<>();
 
     for (int i = 0; i < 3; i++) {
       int heldBefore = a.heldStreams();
       int closedBefore = closed.size();
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
       Poll.until("stream " + i + " settles", Duration.ofSeconds(5),
           () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
@@ -119,8 +119,8 @@ class IstioShapedEndToEndTest {
       case "RING_HASH" -> IstioClusterBuilder::consistentHash;
       default -> IstioClusterBuilder::maglev;
     };
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     ads.setClusters(destinationRule.apply(IstioResources.cluster(HOST, 8080)).build());
     ads.setEndpoints(IstioResources.endpoints(HOST, 8080)
         .locality("us-east1/us-east1-b/rack-1")
@@ -130,14 +130,20 @@ class IstioShapedEndToEndTest {
     ManagedChannel channel = channel(IstioResources.clusterName(HOST, 8080));
 
     Map<String, Integer> window = policy.equals("LEAST_REQUEST")
-        ? awaitCalls(channel, 40, 10_000, w -> w.containsKey("a") && w.containsKey("b"))
-        : awaitCalls(channel, 40, 10_000, w -> !w.containsKey(FAILED));
+        ? awaitCalls(channel, 40, Duration.ofSeconds(10), w -> w.containsKey("a") && w.containsKey("b"))
+        : awaitCalls(channel, 40, Duration.ofSeconds(10), w -> !w.containsKey(FAILED));
     assertThat(window).doesNotContainKey(FAILED);
     assertThat(window.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(40);
-    assertThat(ads.lastNack(FakeAdsServer.CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.requests().lastNack(FakeAdsServer.CLUSTER_TYPE_URL)).isEmpty();
   }
 
   private ManagedChannel channel(String cluster) {
-    return bed.channel(cluster);
+    return bed.newChannel(cluster);
+  }
+
+  /** Asserts that {@code name} took {@code expectedPercent} of the RPCs in {@code split}, within 2 points. */
+  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
+    assertThat(100 * BackendCalls.share(split, name)).as("share of %s in %s", name, split)
+        .isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 }

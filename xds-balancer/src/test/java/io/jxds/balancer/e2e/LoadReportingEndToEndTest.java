@@ -15,14 +15,15 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.LoadReportSink.LoadTotals;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,12 +44,12 @@ import org.junit.jupiter.api.Test;
 class LoadReportingEndToEndTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   /** A method no backend implements: its RPCs reach a backend and end UNIMPLEMENTED. */
-  private static final MethodDescriptor<byte[], byte[]> NOPE = Backends.WHO.toBuilder()
+  private static final MethodDescriptor<byte[], byte[]> NOPE = TestBackend.NAME_METHOD.toBuilder()
       .setFullMethodName("jxds.test.Who/Nope")
       .build();
 
   private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private DefaultXdsClient client;
 
@@ -74,14 +75,14 @@ class LoadReportingEndToEndTest {
 
   @Test
   void reportsCountEveryRpcDropAndRefusalExactlyAcrossReportsAndPickerSwaps() throws Exception {
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     ads.setClusters(XdsResources.cluster("payments").lrsSelf().maxRequests(2).build());
     ads.setEndpoints(assignment(a, 1, b, 1).build());
     ManagedChannel first = channel("payments");
     ManagedChannel second = channel("payments"); // a second channel shares the cluster's counters
     Tally tally = new Tally();
-    while (!"ok".equals(tally.call(first, Backends.WHO))) {
+    while (!"ok".equals(tally.call(first, TestBackend.NAME_METHOD))) {
       Thread.sleep(10); // until the channel routes; every attempt is tallied
     }
     tally.others.clear(); // before the channel routes, an RPC may fail without reaching a backend
@@ -92,7 +93,7 @@ class LoadReportingEndToEndTest {
       int before = a.heldStreams() + b.heldStreams();
       while (true) { // a hold may be dropped (20 %): tally it and open another
         List<Status> closed = new CopyOnWriteArrayList<>();
-        ClientCall<byte[], byte[]> hold = Backends.hold(c, closed);
+        ClientCall<byte[], byte[]> hold = BackendCalls.hold(c, closed);
         Poll.until("hold reached a backend or closed", () -> a.heldStreams() + b.heldStreams() > before
             || !closed.isEmpty());
         if (closed.isEmpty()) {
@@ -103,7 +104,7 @@ class LoadReportingEndToEndTest {
       }
     }
     for (int i = 0; i < 50; i++) {
-      tally.call(i % 2 == 0 ? first : second, Backends.WHO);
+      tally.call(i % 2 == 0 ? first : second, TestBackend.NAME_METHOD);
     }
     a.releaseHeld(2);
     b.releaseHeld(2);
@@ -116,7 +117,7 @@ class LoadReportingEndToEndTest {
         Poll.until("a report mid-load", () -> ads.loadReports().reports().size() > reports);
         ads.setEndpoints(assignment(a, 3, b, 1).build());
       }
-      tally.call(i % 2 == 0 ? first : second, Backends.WHO);
+      tally.call(i % 2 == 0 ? first : second, TestBackend.NAME_METHOD);
     }
     for (int i = 0; i < 100; i++) {
       tally.call(first, NOPE);
@@ -140,15 +141,15 @@ class LoadReportingEndToEndTest {
 
   @Test
   void oneStreamPerControlPlaneReportsOnlyTheClustersAskedFor() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(
         XdsResources.cluster("payments").lrsSelf().build(), XdsResources.cluster("orders").lrsSelf().build());
     ads.setEndpoints(oneEndpoint("payments", a).build(), oneEndpoint("orders", a).build());
     ads.loadReports().reportClusters("orders");
     ManagedChannel payments = channel("payments");
     ManagedChannel orders = channel("orders");
-    Backends.awaitCalls(payments, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-    Backends.awaitCalls(orders, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    BackendCalls.awaitCalls(payments, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
+    BackendCalls.awaitCalls(orders, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     LoadTotals ordersTotals = ads.loadReports().awaitTotals("orders", t -> t.issued() >= 5, WAIT);
     int reportsSoFar = ads.loadReports().reports().size();
@@ -171,14 +172,14 @@ class LoadReportingEndToEndTest {
     return channel;
   }
 
-  private static EndpointsBuilder assignment(Backend a, int weightA, Backend b, int weightB) {
+  private static EndpointsBuilder assignment(TestBackend a, int weightA, TestBackend b, int weightB) {
     return XdsResources.endpoints("payments")
         .drop("throttle", 20, FractionalPercent.DenominatorType.HUNDRED)
         .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY));
   }
 
-  private static EndpointsBuilder oneEndpoint(String cluster, Backend a) {
+  private static EndpointsBuilder oneEndpoint(String cluster, TestBackend a) {
     return XdsResources.endpoints(cluster)
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY));
   }

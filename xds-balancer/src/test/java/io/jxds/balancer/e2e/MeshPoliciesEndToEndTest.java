@@ -1,9 +1,9 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.FAILED;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
-import static io.jxds.balancer.testing.Backends.calls;
+import static io.jxds.testing.BackendCalls.FAILED;
+import static io.jxds.testing.BackendCalls.awaitCalls;
+import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -20,13 +20,14 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.jxds.api.ResourceTypes;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
-import io.jxds.balancer.testing.XdsClusterTestBed;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
+import io.jxds.testing.XdsTestBed;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -48,26 +49,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MeshPoliciesEndToEndTest {
   private static final Metadata.Key<String> USER = Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER);
 
-  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
-  private final Backends backends = bed.backends();
+  private final TestBackends backends = bed.backends();
 
   @Test
   void leastRequestSendsFewerNewRpcsToTheEndpointHoldingSlowOnes() throws Exception {
-    Backend slow = backends.start("slow");
-    Backend fast = backends.start("fast");
+    TestBackend slow = backends.start("slow");
+    TestBackend fast = backends.start("fast");
     ads.setClusters(XdsResources.cluster("payments").lbPolicy(Cluster.LbPolicy.LEAST_REQUEST).build());
     ads.setEndpoints(endpoints(slow).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("slow", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("slow", 0) == 5);
     List<Status> closed = new CopyOnWriteArrayList<>();
     for (int i = 0; i < 20; i++) {
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
     }
     Poll.until("20 slow RPCs held on slow", Duration.ofSeconds(10), () -> slow.heldStreams() == 20);
 
     ads.setEndpoints(endpoints(slow, fast).build());
-    awaitCalls(channel, 20, 10_000, w -> w.containsKey("fast"));
+    awaitCalls(channel, 20, Duration.ofSeconds(10), w -> w.containsKey("fast"));
     Map<String, Integer> split = calls(channel, 2_000);
 
     // Choice count 2 over two endpoints: slow (20 outstanding) wins only when both draws are it,
@@ -130,7 +131,7 @@ class MeshPoliciesEndToEndTest {
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(endpoints(backends.get("a"), backends.get("b"), backends.get("c")).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 30, 10_000, w -> w.size() == 3 && !w.containsKey(FAILED));
+    awaitCalls(channel, 30, Duration.ofSeconds(10), w -> w.size() == 3 && !w.containsKey(FAILED));
 
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicInteger done = new AtomicInteger();
@@ -153,7 +154,7 @@ class MeshPoliciesEndToEndTest {
       awaitOneBackendFor(channel, 42L);
       int afterSwitch = done.get();
       ads.setClusters(XdsResources.cluster("payments").build());
-      awaitCalls(channel, 30, 10_000, w -> w.size() == 3 && !w.containsKey(FAILED));
+      awaitCalls(channel, 30, Duration.ofSeconds(10), w -> w.size() == 3 && !w.containsKey(FAILED));
       Poll.until("calls continue after both switches", () -> done.get() > afterSwitch + 50);
     } finally {
       running.set(false);
@@ -164,18 +165,18 @@ class MeshPoliciesEndToEndTest {
 
   @Test
   void policyWithSettingsOutOfRangeIsNackedNamingTheFieldAndTheLastGoodClusterServes() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(endpoints(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     var bad = XdsResources.cluster("payments").lbPolicy(Cluster.LbPolicy.LEAST_REQUEST);
     bad.proto().setLeastRequestLbConfig(Cluster.LeastRequestLbConfig.newBuilder()
         .setChoiceCount(com.google.protobuf.UInt32Value.of(11)));
     ads.setClusters(bad.build());
 
-    assertThat(ads.awaitNack(ResourceTypes.CLUSTER_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+    assertThat(ads.requests().awaitNack(ResourceTypes.CLUSTER_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
         .contains("cluster \"payments\": least_request_lb_config.choice_count must be in [2, 10], got 11");
     assertThat(calls(channel, 20)).containsOnlyKeys("a");
   }
@@ -201,7 +202,7 @@ class MeshPoliciesEndToEndTest {
   private static String call(ManagedChannel channel, CallOptions options, Metadata headers) {
     Channel withHeaders = ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
     try {
-      byte[] reply = ClientCalls.blockingUnaryCall(withHeaders, Backends.WHO,
+      byte[] reply = ClientCalls.blockingUnaryCall(withHeaders, TestBackend.NAME_METHOD,
           options.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]);
       return new String(reply, StandardCharsets.UTF_8);
     } catch (StatusRuntimeException e) {
@@ -210,13 +211,13 @@ class MeshPoliciesEndToEndTest {
   }
 
   private ManagedChannel channel() {
-    return bed.channel("payments");
+    return bed.newChannel("payments");
   }
 
-  private static EndpointsBuilder endpoints(Backend... backends) {
+  private static EndpointsBuilder endpoints(TestBackend... backends) {
     return XdsResources.endpoints("payments").locality("r", "a", "", l -> {
       l.priority(0).weight(1);
-      for (Backend b : backends) {
+      for (TestBackend b : backends) {
         l.endpoint("127.0.0.1", b.port(), HEALTHY);
       }
     });

@@ -1,7 +1,7 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
+import static io.jxds.testing.BackendCalls.awaitCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,11 +9,12 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
 import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,7 +33,7 @@ class UnixSocketAdsEndToEndTest {
 
   private Path socket;
   private FakeAdsServer ads;
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private ManagedChannel channel;
 
   @BeforeEach
@@ -72,7 +73,7 @@ class UnixSocketAdsEndToEndTest {
     assertThat(bootstrap).contains("\"server_uri\": \"unix://" + socket + "\"");
     System.setProperty(BOOTSTRAP_PROPERTY,
         bootstrap.replace("\"server_uri\": \"unix://" + socket + "\"", "\"server_uri\": \"" + serverUri + "\""));
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster(CLUSTER).build());
     ads.setEndpoints(XdsResources.endpoints(CLUSTER)
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
@@ -80,7 +81,7 @@ class UnixSocketAdsEndToEndTest {
 
     channel = Grpc.newChannelBuilder(XdsClusterPolicy.target(CLUSTER), InsecureChannelCredentials.create()).build();
 
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-    assertThat(ads.lastAck(FakeAdsServer.ENDPOINTS_TYPE_URL)).isPresent();
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
+    assertThat(ads.requests().lastAck(FakeAdsServer.ENDPOINTS_TYPE_URL)).isPresent();
   }
 }

@@ -1,10 +1,9 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.FAILED;
-import static io.jxds.balancer.testing.Backends.assertShare;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
-import static io.jxds.balancer.testing.Backends.calls;
+import static io.jxds.testing.BackendCalls.FAILED;
+import static io.jxds.testing.BackendCalls.awaitCalls;
+import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
@@ -14,15 +13,16 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
-import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
+import io.jxds.testing.XdsTestBed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,18 +39,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * nothing else.
  */
 class XdsClusterEndToEndTest {
-  private static final String BOOTSTRAP_PROPERTY = XdsClusterTestBed.BOOTSTRAP_PROPERTY;
+  private static final String BOOTSTRAP_PROPERTY = XdsTestBed.BOOTSTRAP_PROPERTY;
   private static final int RPCS = 20_000;
 
-  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
-  private final Backends backends = bed.backends();
+  private final TestBackends backends = bed.backends();
 
   @Test
   void rpcsSpreadByLocalityTimesEndpointWeight() throws Exception {
-    Backend a1 = backends.start("a1");
-    Backend a2 = backends.start("a2");
-    Backend b1 = backends.start("b1");
+    TestBackend a1 = backends.start("a1");
+    TestBackend a2 = backends.start("a2");
+    TestBackend b1 = backends.start("b1");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1)
@@ -60,7 +60,7 @@ class XdsClusterEndToEndTest {
             .endpoint("127.0.0.1", b1.port(), HEALTHY, 1))
         .build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 40, 10_000, w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
+    awaitCalls(channel, 40, Duration.ofSeconds(10), w -> w.keySet().containsAll(List.of("a1", "a2", "b1")));
 
     Map<String, Integer> split = calls(channel, RPCS);
 
@@ -73,25 +73,25 @@ class XdsClusterEndToEndTest {
 
   @Test
   void weightChangeShiftsTrafficWithoutNewConnections() throws Exception {
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(twoLocalities(a, 1, b, 1).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("a", 0) == 10 && w.getOrDefault("b", 0) == 10);
+    awaitCalls(channel, 20, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 10 && w.getOrDefault("b", 0) == 10);
     int opened = a.connectionsOpened() + b.connectionsOpened();
 
     ads.setEndpoints(twoLocalities(a, 3, b, 1).build());
 
-    Map<String, Integer> shifted = awaitCalls(channel, 400, 10_000, w -> w.getOrDefault("a", 0) == 300);
+    Map<String, Integer> shifted = awaitCalls(channel, 400, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 300);
     assertThat(shifted.get("b")).isEqualTo(100);
     assertThat(a.connectionsOpened() + b.connectionsOpened()).isEqualTo(opened);
   }
 
   @Test
   void removedEndpointStopsGettingRpcsAndItsInFlightRpcFinishes() throws Exception {
-    Backend x = backends.start("x");
-    Backend y = backends.start("y");
+    TestBackend x = backends.start("x");
+    TestBackend y = backends.start("y");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1)
@@ -99,7 +99,7 @@ class XdsClusterEndToEndTest {
             .endpoint("127.0.0.1", y.port(), HEALTHY))
         .build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 10, 10_000, w -> w.containsKey("x") && w.containsKey("y"));
+    awaitCalls(channel, 10, Duration.ofSeconds(10), w -> w.containsKey("x") && w.containsKey("y"));
     List<Status> closed = new CopyOnWriteArrayList<>();
     List<ClientCall<byte[], byte[]>> held = new ArrayList<>();
     // Round robin: one of the first two streams lands on x.
@@ -107,7 +107,7 @@ class XdsClusterEndToEndTest {
       if (x.heldStreams() > 0) {
         return true;
       }
-      held.add(Backends.hold(channel, closed));
+      held.add(BackendCalls.hold(channel, closed));
       return false;
     });
 
@@ -115,7 +115,7 @@ class XdsClusterEndToEndTest {
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", y.port(), HEALTHY))
         .build());
 
-    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("y", 0) == 20);
+    awaitCalls(channel, 20, Duration.ofSeconds(10), w -> w.getOrDefault("y", 0) == 20);
     x.releaseHeld(1);
     y.releaseHeld(y.heldStreams());
     Poll.until("closed reaches " + held.size(), () -> closed.size() >= held.size());
@@ -126,15 +126,15 @@ class XdsClusterEndToEndTest {
 
   @Test
   void priorityZeroDownMovesRpcsToPriorityOneAndBack() throws Exception {
-    Backend p0 = backends.start("p0");
-    Backend p1 = backends.start("p1");
+    TestBackend p0 = backends.start("p0");
+    TestBackend p1 = backends.start("p1");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", p0.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(1).weight(1).endpoint("127.0.0.1", p1.port(), HEALTHY))
         .build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("p0", 0) == 10);
+    awaitCalls(channel, 10, Duration.ofSeconds(10), w -> w.getOrDefault("p0", 0) == 10);
 
     backends.stop("p0");
     Map<String, Integer> failover = calls(channel, 50);
@@ -143,38 +143,38 @@ class XdsClusterEndToEndTest {
 
     backends.restart("p0");
     channel.resetConnectBackoff();
-    awaitCalls(channel, 10, 10_000, w -> w.getOrDefault("p0", 0) == 10);
+    awaitCalls(channel, 10, Duration.ofSeconds(10), w -> w.getOrDefault("p0", 0) == 10);
   }
 
   @Test
   void deletedClusterFailsUnavailableNamingItAndRecreatedServesAgain() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     ads.setClusters();
 
-    Poll.until("RPCs fail after the deletion", Duration.ofSeconds(10), () -> Backends.call(channel).equals(FAILED));
-    Status status = Backends.failure(channel);
+    Poll.until("RPCs fail after the deletion", Duration.ofSeconds(10), () -> BackendCalls.call(channel).equals(FAILED));
+    Status status = BackendCalls.failure(channel);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments does not exist");
 
     ads.setClusters(XdsResources.cluster("payments").build());
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test
   void localitiesOfWeightZeroAreNamedWhenTheClusterHasNoUsableEndpoints() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.weight(0).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.noWeight().endpoint("127.0.0.1", a.port(), HEALTHY))
         .build());
 
-    Status status = Backends.failure(channel());
+    Status status = BackendCalls.failure(channel());
 
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).isEqualTo("cluster payments has no usable endpoints: "
@@ -184,36 +184,36 @@ class XdsClusterEndToEndTest {
 
   @Test
   void endpointWeightZeroIsNackedNamingTheFieldAndTheLastGoodAssignmentServes() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.weight(1).endpoint("127.0.0.1", a.port(), HEALTHY, 0))
         .build());
 
-    assertThat(ads.awaitNack(FakeAdsServer.ENDPOINTS_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
+    assertThat(ads.requests().awaitNack(FakeAdsServer.ENDPOINTS_TYPE_URL, Duration.ofSeconds(10)).errorMessage())
         .contains("ClusterLoadAssignment \"payments\": endpoints[0].lb_endpoints[0].load_balancing_weight must be "
             + "at least 1, got 0");
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test
   void dropOverloadDropsItsShare() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).drop("throttle", 25, FractionalPercent.DenominatorType.HUNDRED).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 20, 10_000, w -> w.getOrDefault("a", 0) > 0);
+    awaitCalls(channel, 20, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) > 0);
 
     Map<String, Integer> split = calls(channel, RPCS);
 
     assertShare(split, FAILED, 25.0);
     List<Status> failures = new ArrayList<>();
     for (int i = 0; i < 2_000 && failures.size() < 20; i++) { // 25 % drops: ~80 calls expected
-      Backends.outcome(channel).ifPresent(failures::add);
+      BackendCalls.outcome(channel).ifPresent(failures::add);
     }
     assertThat(failures).hasSize(20);
     assertThat(failures).allSatisfy(s -> {
@@ -224,17 +224,17 @@ class XdsClusterEndToEndTest {
 
   @Test
   void maxRequestsAdmitsExactlyThatManyStreams() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").maxRequests(10).build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
     List<Status> closed = new CopyOnWriteArrayList<>();
 
     for (int i = 0; i < 50; i++) {
       int heldBefore = a.heldStreams();
       int closedBefore = closed.size();
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
       // Each stream is confirmed open at the server, or refused, before the next one.
       Poll.until("stream " + i + " settles", Duration.ofSeconds(5),
           () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
@@ -252,7 +252,7 @@ class XdsClusterEndToEndTest {
     for (int i = 0; i < 5; i++) {
       int closedBefore = closed.size();
       int heldBefore = a.heldStreams();
-      Backends.hold(channel, closed);
+      BackendCalls.hold(channel, closed);
       Poll.until("stream settles", Duration.ofSeconds(5),
           () -> a.heldStreams() > heldBefore || closed.size() > closedBefore);
     }
@@ -263,40 +263,40 @@ class XdsClusterEndToEndTest {
 
   @Test
   void controlPlaneDownKeepsRoutingFromCacheAndRestartedFlowsAgain() throws Exception {
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     ads.stop();
     assertThat(calls(channel, 200)).containsExactly(Map.entry("a", 200));
 
     ads.start();
     ads.setEndpoints(oneEndpoint(b).build());
-    awaitCalls(channel, 10, 15_000, w -> w.getOrDefault("b", 0) == 10);
+    awaitCalls(channel, 10, Duration.ofSeconds(15), w -> w.getOrDefault("b", 0) == 10);
   }
 
   @Test
   void idleChannelWakesWhileControlPlaneIsDownAndRoutesFromRetainedCache() throws Exception {
     // Default retention (5 min): the pooled client and its cache outlive the idle balancer.
-    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrapJson());
-    Backend a = backends.start("a");
+    System.setProperty(BOOTSTRAP_PROPERTY, ads.bootstrap().build());
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
 
     ads.stop();
     channel.enterIdle();
 
-    assertThat(Backends.call(channel)).isEqualTo("a");
+    assertThat(BackendCalls.call(channel)).isEqualTo("a");
   }
 
   @Test
   void serviceConfigOnAnyTargetSelectsThePolicy() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     // The DNS resolver's address for this target is ignored: the control plane decides.
@@ -305,12 +305,12 @@ class XdsClusterEndToEndTest {
         .disableServiceConfigLookUp()
         .build());
 
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test
   void targetHelperNamesTheCluster() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("pay ments").build());
     ads.setEndpoints(XdsResources.endpoints("pay ments")
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
@@ -318,13 +318,13 @@ class XdsClusterEndToEndTest {
     ManagedChannel channel = track(
         Grpc.newChannelBuilder(XdsClusterPolicy.target("pay ments"), InsecureChannelCredentials.create()).build());
 
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test
   void istioClusterNameRoutesThroughItsEncodedTarget() throws Exception {
     String cluster = "outbound|8080||echo.default.svc.cluster.local";
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster(cluster).build());
     ads.setEndpoints(XdsResources.endpoints(cluster)
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", a.port(), HEALTHY))
@@ -333,14 +333,14 @@ class XdsClusterEndToEndTest {
     assertThat(target).isEqualTo("xds-cluster:///outbound%7C8080%7C%7Cecho.default.svc.cluster.local");
     ManagedChannel channel = track(Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build());
 
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
-    assertThat(ads.subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
+    assertThat(ads.streams().subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL)).containsExactly(cluster);
   }
 
   @Test
   void clientHandedInThroughNameResolverArgIsUsedAndNotClosed() throws Exception {
     System.clearProperty(BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     try (DefaultXdsClient client =
@@ -350,7 +350,7 @@ class XdsClusterEndToEndTest {
           .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
           .build());
 
-      awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+      awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
 
       assertThat(client.isClosed()).isFalse();
@@ -362,7 +362,7 @@ class XdsClusterEndToEndTest {
     System.clearProperty(BOOTSTRAP_PROPERTY);
     ManagedChannel channel = channel();
 
-    Status status = Backends.failure(channel);
+    Status status = BackendCalls.failure(channel);
 
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments").contains("jxds.bootstrap")
@@ -372,11 +372,11 @@ class XdsClusterEndToEndTest {
   @Test
   void channelCreatedBeforeItsBootstrapRoutesOnceTheBootstrapAppears() throws Exception {
     System.clearProperty(BOOTSTRAP_PROPERTY);
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     ads.setClusters(XdsResources.cluster("payments").build());
     ads.setEndpoints(oneEndpoint(a).build());
     ManagedChannel channel = channel();
-    Status status = Backends.failure(channel);
+    Status status = BackendCalls.failure(channel);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).contains("cluster payments", "jxds.bootstrap", "GRPC_XDS_BOOTSTRAP");
 
@@ -384,7 +384,7 @@ class XdsClusterEndToEndTest {
 
     // No enterIdle(): the channel's own re-resolution (with backoff, first after about 1 s)
     // must find the bootstrap.
-    awaitCalls(channel, 5, 10_000, w -> w.getOrDefault("a", 0) == 5);
+    awaitCalls(channel, 5, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 5);
   }
 
   @Test
@@ -392,7 +392,7 @@ class XdsClusterEndToEndTest {
     System.setProperty(BOOTSTRAP_PROPERTY, "{\"xds_servers\": [], \"node\": {\"id\": \"n\"}}");
     ManagedChannel channel = channel();
 
-    Status status = Backends.failure(channel);
+    Status status = BackendCalls.failure(channel);
 
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).as("the field and its value; no hint about handing a client in")
@@ -401,21 +401,27 @@ class XdsClusterEndToEndTest {
   }
 
   private ManagedChannel channel() {
-    return bed.channel("payments");
+    return bed.newChannel("payments");
   }
 
   private ManagedChannel track(ManagedChannel channel) {
     return bed.track(channel);
   }
 
-  private static EndpointsBuilder oneEndpoint(Backend backend) {
+  private static EndpointsBuilder oneEndpoint(TestBackend backend) {
     return XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backend.port(), HEALTHY));
   }
 
-  private static EndpointsBuilder twoLocalities(Backend a, long weightA, Backend b, long weightB) {
+  private static EndpointsBuilder twoLocalities(TestBackend a, long weightA, TestBackend b, long weightB) {
     return XdsResources.endpoints("payments")
         .locality("r", "a", "", l -> l.priority(0).weight(weightA).endpoint("127.0.0.1", a.port(), HEALTHY))
         .locality("r", "b", "", l -> l.priority(0).weight(weightB).endpoint("127.0.0.1", b.port(), HEALTHY));
+  }
+
+  /** Asserts that {@code name} took {@code expectedPercent} of the RPCs in {@code split}, within 2 points. */
+  private static void assertShare(Map<String, Integer> split, String name, double expectedPercent) {
+    assertThat(100 * BackendCalls.share(split, name)).as("share of %s in %s", name, split)
+        .isBetween(expectedPercent - 2, expectedPercent + 2);
   }
 }

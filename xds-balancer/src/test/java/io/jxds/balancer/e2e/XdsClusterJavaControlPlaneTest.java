@@ -1,9 +1,9 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.FAILED;
-import static io.jxds.balancer.testing.Backends.awaitCalls;
-import static io.jxds.balancer.testing.Backends.calls;
+import static io.jxds.testing.BackendCalls.FAILED;
+import static io.jxds.testing.BackendCalls.awaitCalls;
+import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
@@ -18,13 +18,14 @@ import io.grpc.Server;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.jxds.balancer.XdsClusterCredentials;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.TestPki;
 import io.jxds.testing.XdsResources;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +45,7 @@ class XdsClusterJavaControlPlaneTest {
   private static final String NODE = "jcp-app";
   private static final String GROUP = "jcp-group";
 
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private Server controlPlane;
   private ManagedChannel channel;
 
@@ -62,8 +63,8 @@ class XdsClusterJavaControlPlaneTest {
 
   @Test
   void weightsRouteTrafficAndTheCacheOutlivesAControlPlaneRestart() throws Exception {
-    Backend a = backends.start("a");
-    Backend b = backends.start("b");
+    TestBackend a = backends.start("a");
+    TestBackend b = backends.start("b");
     SimpleCache<String> cache = new SimpleCache<>(node -> NODE.equals(node.getId()) ? GROUP : "other");
     cache.setSnapshot(GROUP, snapshot("1", a, 1, b, 3));
     controlPlane = start(0, cache);
@@ -71,13 +72,13 @@ class XdsClusterJavaControlPlaneTest {
     System.setProperty(BOOTSTRAP_PROPERTY, bootstrap(port));
     channel = Grpc.newChannelBuilder("xds-cluster:///payments", InsecureChannelCredentials.create()).build();
 
-    awaitCalls(channel, 8, 10_000, w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
+    awaitCalls(channel, 8, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
     Map<String, Integer> split = calls(channel, 4_000);
     assertThat(split.get("a")).isBetween(920, 1080); // 25 % ± 2 points
     assertThat(split).doesNotContainKey(FAILED);
 
     cache.setSnapshot(GROUP, snapshot("2", a, 1, b, 1));
-    awaitCalls(channel, 100, 10_000, w -> w.getOrDefault("a", 0) == 50);
+    awaitCalls(channel, 100, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 50);
 
     // The control plane goes away: RPCs keep flowing from the cached config.
     controlPlane.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -87,7 +88,7 @@ class XdsClusterJavaControlPlaneTest {
     SimpleCache<String> restarted = new SimpleCache<>(node -> NODE.equals(node.getId()) ? GROUP : "other");
     restarted.setSnapshot(GROUP, snapshot("3", a, 0, b, 1));
     controlPlane = start(port, restarted);
-    awaitCalls(channel, 20, 15_000, w -> w.getOrDefault("b", 0) == 20);
+    awaitCalls(channel, 20, Duration.ofSeconds(15), w -> w.getOrDefault("b", 0) == 20);
   }
 
   // gRFC A65 to java-control-plane, and A29 from it: TLS (then mutual TLS) to the control plane, a
@@ -104,7 +105,7 @@ class XdsClusterJavaControlPlaneTest {
     ca.issue("xds", "127.0.0.1").write(server);
     ca.issue("backend", "payments.example.com").write(backend);
     ca.issue("client").write(client);
-    Backend a = backends.start("a", TlsServerCredentials.newBuilder()
+    TestBackend a = backends.start("a", TlsServerCredentials.newBuilder()
         .keyManager(TestPki.Identity.certificateFile(backend).toFile(), TestPki.Identity.keyFile(backend).toFile())
         .trustManager(caFile.toFile())
         .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
@@ -140,11 +141,11 @@ class XdsClusterJavaControlPlaneTest {
         TestPki.Identity.keyFile(client), caFile));
     channel = Grpc.newChannelBuilder("xds-cluster:///payments", XdsClusterCredentials.create()).build();
 
-    awaitCalls(channel, 10, 15_000, w -> w.getOrDefault("a", 0) == 10);
+    awaitCalls(channel, 10, Duration.ofSeconds(15), w -> w.getOrDefault("a", 0) == 10);
     assertThat(a.clientSubjects()).containsOnly("CN=client");
   }
 
-  private static Snapshot snapshot(String version, Backend a, long weightA, Backend b, long weightB) {
+  private static Snapshot snapshot(String version, TestBackend a, long weightA, TestBackend b, long weightB) {
     Cluster cluster = XdsResources.cluster("payments").edsServiceName("payments-eds").build();
     ClusterLoadAssignment endpoints = XdsResources.endpoints("payments-eds")
         // Weight 0 drops a locality (the decoder ignores it), which is how "a" leaves in step 3.

@@ -1,7 +1,7 @@
 package io.jxds.balancer.e2e;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
-import static io.jxds.balancer.testing.Backends.FAILED;
+import static io.jxds.testing.BackendCalls.FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
@@ -19,16 +19,17 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.TlsServerCredentials;
 import io.grpc.stub.ClientCalls;
 import io.jxds.balancer.XdsClusterCredentials;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
-import io.jxds.balancer.testing.XdsClusterTestBed;
 import io.jxds.client.XdsClientPool;
 import io.jxds.client.bootstrap.BootstrapException;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.TestPki;
 import io.jxds.testing.XdsResources;
+import io.jxds.testing.XdsTestBed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,9 +57,9 @@ class XdsClusterTlsEndToEndTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @TempDir Path dir;
-  @RegisterExtension final XdsClusterTestBed bed = new XdsClusterTestBed();
+  @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
-  private final Backends backends = bed.backends();
+  private final TestBackends backends = bed.backends();
   private final TestPki ca = TestPki.create("mesh-ca");
   private Path caFile;
 
@@ -76,18 +77,18 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void mutualTlsEndToEnd() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN).build(), a);
 
     ManagedChannel channel = channel(XdsClusterCredentials.create());
 
-    assertThat(Backends.calls(channel, 20)).isEqualTo(Map.of("a", 20));
+    assertThat(BackendCalls.calls(channel, 20)).isEqualTo(Map.of("a", 20));
     assertThat(a.clientSubjects()).containsOnly("CN=client-1");
   }
 
   @Test
   void sanMismatchFailsRpcsNamingTheClusterAndTheExpectedSans() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", "evil.example.com"));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", "evil.example.com"));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN, "spiffe://mesh/payments").build(), a);
 
     Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
@@ -103,17 +104,17 @@ class XdsClusterTlsEndToEndTest {
   // gRFC A29: an IP SAN is compared in its canonical text form (RFC 5952), as is the matcher's IP.
   @Test
   void ipv6SanMatchesAnExactMatcherInCanonicalForm() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", "2001:db8::1"));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", "2001:db8::1"));
     serve(XdsResources.cluster("payments").mutualTls("default", "2001:db8::1").build(), a);
 
     ManagedChannel channel = channel(XdsClusterCredentials.create());
 
-    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+    assertThat(BackendCalls.calls(channel, 10)).isEqualTo(Map.of("a", 10));
   }
 
   @Test
   void sanMismatchListsTheCertificatesIpSansInCanonicalForm() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", "api.example.com", "2001:db8::2", "10.0.0.2"));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", "api.example.com", "2001:db8::2", "10.0.0.2"));
     serve(XdsResources.cluster("payments").mutualTls("default", "2001:DB8:0:0::1").build(), a);
 
     Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
@@ -126,17 +127,17 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void partialLabelWildcardCertificateServesTheNameItCovers() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", "api-*.example.com"));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", "api-*.example.com"));
     serve(XdsResources.cluster("payments").mutualTls("default", "api-7.example.com").build(), a);
 
     ManagedChannel channel = channel(XdsClusterCredentials.create());
 
-    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+    assertThat(BackendCalls.calls(channel, 10)).isEqualTo(Map.of("a", 10));
   }
 
   @Test
   void untrustedRootFailsRpcsNamingTheIssuer() throws Exception {
-    Backend a = tlsBackend("a", TestPki.create("rogue-ca").issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", TestPki.create("rogue-ca").issue("backend-a", SAN));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN).build(), a);
 
     Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
@@ -150,7 +151,7 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void systemRootCertsVerifyWithTheJvmTrustStoreWhichDoesNotKnowTheTestCa() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
     serve(XdsResources.cluster("payments").upstreamTls(UpstreamTlsContext.newBuilder()
         .setCommonTlsContext(CommonTlsContext.newBuilder()
             .setTlsCertificateProviderInstance(
@@ -172,7 +173,7 @@ class XdsClusterTlsEndToEndTest {
         .fileWatcherProvider("default", cert("client"), key("client"), caFile, "100ms")
         .fileWatcherProvider("missing", dir.resolve("nope.crt"), dir.resolve("nope.key"), null, null)
         .build());
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
     serve(XdsResources.cluster("payments").upstreamTls(UpstreamTlsContext.newBuilder()
         .setCommonTlsContext(CommonTlsContext.newBuilder()
             .setTlsCertificateProviderInstance(
@@ -191,12 +192,12 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void credentialsUsedOutsideAnXdsClusterChannelFailTheHandshakeRatherThanSkipVerification() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
     ManagedChannel channel = Grpc.newChannelBuilder("dns:///127.0.0.1:" + a.port(), XdsClusterCredentials.create())
         .build();
     bed.track(channel);
 
-    Status failure = Backends.failure(channel);
+    Status failure = BackendCalls.failure(channel);
 
     assertThat(failure.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(a.connectionsOpened()).isZero();
@@ -204,7 +205,7 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void plaintextChannelGivenATlsClusterFailsSayingWhichCredentialsToUse() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN).build(), a);
 
     ManagedChannel channel = channel(InsecureChannelCredentials.create());
@@ -213,13 +214,13 @@ class XdsClusterTlsEndToEndTest {
     assertThat(failure.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(failure.getDescription()).startsWith("cluster payments asks for TLS").contains(
         "io.jxds.balancer.XdsClusterCredentials.create()").contains("InsecureChannelCredentials");
-    assertThat(Backends.failure(channel).getDescription()).isEqualTo(failure.getDescription());
+    assertThat(BackendCalls.failure(channel).getDescription()).isEqualTo(failure.getDescription());
     assertThat(a.connectionsOpened()).isZero();
   }
 
   @Test
   void plaintextClusterOnXdsClusterCredentialsFailsInsteadOfDowngrading() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     serve(XdsResources.cluster("payments").build(), a);
 
     Status failure = awaitFailure(channel(XdsClusterCredentials.create()));
@@ -231,31 +232,31 @@ class XdsClusterTlsEndToEndTest {
 
   @Test
   void controlPlaneChangesOfSansAndProviderApplyToNewConnections() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
-    Backend b = tlsBackend("b", ca.issue("backend-b", "b.example.com"));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend b = tlsBackend("b", ca.issue("backend-b", "b.example.com"));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN).build(), a);
     ManagedChannel channel = channel(XdsClusterCredentials.create());
-    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+    assertThat(BackendCalls.calls(channel, 10)).isEqualTo(Map.of("a", 10));
 
     // b's certificate does not carry the SAN: its connection is refused, a keeps serving alone.
     ads.setEndpoints(endpoints(a, b).build());
-    Poll.until("b refused", WAIT, () -> Backends.calls(channel, 10).equals(Map.of("a", 10))
+    Poll.until("b refused", WAIT, () -> BackendCalls.calls(channel, 10).equals(Map.of("a", 10))
         && b.connectionsOpened() == 0 && a.connectionsOpened() == 1);
 
     // The control plane adds b's SAN and switches to provider "other": b's next connection uses both.
     ads.setClusters(XdsResources.cluster("payments").mutualTls("other", SAN, "b.example.com").build());
-    Backends.awaitCalls(channel, 20, WAIT.toMillis(), w -> w.getOrDefault("b", 0) > 0 && !w.containsKey(FAILED));
+    BackendCalls.awaitCalls(channel, 20, WAIT, w -> w.getOrDefault("b", 0) > 0 && !w.containsKey(FAILED));
     assertThat(b.clientSubjects()).containsOnly("CN=other-client");
     assertThat(a.clientSubjects()).as("a's connection was made before the change").containsOnly("CN=client-1");
   }
 
   @Test
   void rotatedCertificateServesNewConnectionsWithoutFailingRpcsUnderLoad() throws Exception {
-    Backend a = tlsBackend("a", ca.issue("backend-a", SAN));
-    Backend b = tlsBackend("b", ca.issue("backend-b", SAN));
+    TestBackend a = tlsBackend("a", ca.issue("backend-a", SAN));
+    TestBackend b = tlsBackend("b", ca.issue("backend-b", SAN));
     serve(XdsResources.cluster("payments").mutualTls("default", SAN).build(), a);
     ManagedChannel channel = channel(XdsClusterCredentials.create());
-    assertThat(Backends.calls(channel, 10)).isEqualTo(Map.of("a", 10));
+    assertThat(BackendCalls.calls(channel, 10)).isEqualTo(Map.of("a", 10));
 
     try (Load load = new Load(channel, 4)) {
       ca.issue("client-2", "spiffe://mesh/ns/default/sa/client").write(dir.resolve("client"));
@@ -292,7 +293,7 @@ class XdsClusterTlsEndToEndTest {
           while (!stop) {
             String who;
             try {
-              who = new String(ClientCalls.blockingUnaryCall(channel, Backends.WHO,
+              who = new String(ClientCalls.blockingUnaryCall(channel, TestBackend.NAME_METHOD,
                   CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), new byte[0]), StandardCharsets.UTF_8);
             } catch (StatusRuntimeException e) {
               lastFailure.set(e.getStatus());
@@ -332,14 +333,14 @@ class XdsClusterTlsEndToEndTest {
   private Status awaitFailure(ManagedChannel channel) {
     Status[] last = new Status[1];
     Poll.until("RPCs fail", WAIT, () -> {
-      last[0] = Backends.outcome(channel).orElse(null);
+      last[0] = BackendCalls.outcome(channel).orElse(null);
       return last[0] != null && last[0].getDescription() != null
           && !last[0].getDescription().contains("no usable") && last[0].getCode() == Status.Code.UNAVAILABLE;
     });
     return last[0];
   }
 
-  private Backend tlsBackend(String name, TestPki.Identity identity) throws IOException {
+  private TestBackend tlsBackend(String name, TestPki.Identity identity) throws IOException {
     Path base = dir.resolve("backend-" + name);
     identity.write(base);
     ServerCredentials credentials = TlsServerCredentials.newBuilder()
@@ -350,22 +351,22 @@ class XdsClusterTlsEndToEndTest {
     return backends.start(name, credentials);
   }
 
-  private void serve(io.envoyproxy.envoy.config.cluster.v3.Cluster cluster, Backend... endpoints) {
+  private void serve(io.envoyproxy.envoy.config.cluster.v3.Cluster cluster, TestBackend... endpoints) {
     ads.setClusters(cluster);
     ads.setEndpoints(endpoints(endpoints).build());
   }
 
-  private static EndpointsBuilder endpoints(Backend... backends) {
+  private static EndpointsBuilder endpoints(TestBackend... backends) {
     return XdsResources.endpoints("payments").locality("r", "z", "", l -> {
       l.priority(0).weight(1);
-      for (Backend b : backends) {
+      for (TestBackend b : backends) {
         l.endpoint("127.0.0.1", b.port(), HEALTHY);
       }
     });
   }
 
   private ManagedChannel channel(ChannelCredentials credentials) {
-    return bed.channel("payments", credentials);
+    return bed.newChannel("payments", credentials);
   }
 
   private Path cert(String base) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Finds and parses the bootstrap, freshly on every {@link #load()} (unlike grpc-java, which reads
@@ -31,16 +32,17 @@ public final class BootstrapLoader {
   /** The environment variable holding the bootstrap JSON, as in gRPC. */
   public static final String ENV_CONFIG = "GRPC_XDS_BOOTSTRAP_CONFIG";
 
-  private final Function<String, String> systemProperties;
-  private final Function<String, String> environment;
+  private final Function<String, @Nullable String> systemProperties;
+  private final Function<String, @Nullable String> environment;
 
   /**
    * A loader with its own lookups (tests).
    *
-   * @param systemProperties looks up a system property, null when unset
-   * @param environment looks up an environment variable, null when unset
+   * @param systemProperties looks up a system property (null when it is unset)
+   * @param environment looks up an environment variable (null when it is unset)
    */
-  public BootstrapLoader(Function<String, String> systemProperties, Function<String, String> environment) {
+  public BootstrapLoader(
+      Function<String, @Nullable String> systemProperties, Function<String, @Nullable String> environment) {
     this.systemProperties = Objects.requireNonNull(systemProperties, "systemProperties");
     this.environment = Objects.requireNonNull(environment, "environment");
   }
@@ -102,7 +104,7 @@ public final class BootstrapLoader {
     return BootstrapParser.parse(json, source);
   }
 
-  private static boolean isSet(String value) {
+  private static boolean isSet(@Nullable String value) {
     return value != null && !value.isBlank();
   }
 }

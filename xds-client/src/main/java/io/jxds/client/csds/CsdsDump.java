@@ -14,6 +14,7 @@ import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.client.internal.LiveClients;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /** Turns the live clients' status snapshots into a CSDS response (gRFC A40). */
 final class CsdsDump {
@@ -23,7 +24,7 @@ final class CsdsDump {
   private CsdsDump() {}
 
   /** Null when the request can be answered, else why not. */
-  static Status check(ClientStatusRequest request) {
+  static @Nullable Status check(ClientStatusRequest request) {
     if (request.getNodeMatchersCount() > 0) {
       return Status.INVALID_ARGUMENT.withDescription("node_matchers is not supported");
     }

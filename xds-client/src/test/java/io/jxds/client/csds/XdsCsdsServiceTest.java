@@ -86,7 +86,7 @@ class XdsCsdsServiceTest {
         .filter(r -> r.typeUrl().equals(CLUSTER_TYPE_URL) && r.state() == ResourceState.ACKED).count() == 3);
     String goodVersion = ads.server().version(CLUSTER_TYPE_URL);
     ads.server().putClusters(XdsResources.cluster("bad").edsConfigPath("/etc/eds.yaml").build());
-    ads.server().awaitNack(CLUSTER_TYPE_URL, WAIT);
+    ads.server().requests().awaitNack(CLUSTER_TYPE_URL, WAIT);
     ads.server().removeClusters("gone");
     Poll.until("gone deleted", () -> client.status().resource(CLUSTER_TYPE_URL, "gone")
         .map(r -> r.state() == ResourceState.DOES_NOT_EXIST).orElse(false));

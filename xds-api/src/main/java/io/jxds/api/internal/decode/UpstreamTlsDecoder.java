@@ -127,6 +127,8 @@ final class UpstreamTlsDecoder {
     }
     List<SubjectAltNameMatcher> matchers = new ArrayList<>();
     if (validation.isPresent()) {
+      // gRFC A29 reads match_subject_alt_names, deprecated in envoy for match_typed_subject_alt_names.
+      @SuppressWarnings("deprecation")
       List<StringMatcher> list = validation.get().getMatchSubjectAltNamesList();
       for (int i = 0; i < list.size(); i++) {
         matchers.add(matcher(list.get(i), validationPath(common) + "match_subject_alt_names[" + i + "]", name));
@@ -219,6 +221,8 @@ final class UpstreamTlsDecoder {
         : COMMON + "combined_validation_context.default_validation_context.";
   }
 
+  // gRFC A29 still honours the deprecated validation_context_certificate_provider_instance.
+  @SuppressWarnings("deprecation")
   private static Optional<CertificateProviderInstance> roots(CommonTlsContext common, String name)
       throws XdsResourceException {
     Optional<CertificateValidationContext> validation = validationContext(common);

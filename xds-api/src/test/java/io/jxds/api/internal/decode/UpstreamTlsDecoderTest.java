@@ -26,6 +26,7 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** gRFC A29's UpstreamTlsContext rules: every NACK, and the valid forms next to them. */
+@SuppressWarnings("deprecation") // gRFC A29's match_subject_alt_names is deprecated in envoy's protos
 class UpstreamTlsDecoderTest {
   private static final String COMMON = "transport_socket.typed_config.common_tls_context.";
   private static final CertificateProviderInstance DEFAULT = new CertificateProviderInstance("default", "");

@@ -3,6 +3,7 @@ package io.jxds.balancer.internal.cds;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
@@ -15,6 +16,8 @@ import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.tls.ClusterTlsBinding;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
+import io.jxds.balancer.internal.tree.ResourceAbsence;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -44,6 +47,7 @@ public final class CdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(CdsBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final XdsClient xdsClient;
   private final String cluster;
   private final RandomGenerator pickRandom;
@@ -64,6 +68,7 @@ public final class CdsBalancer extends LoadBalancer {
   public CdsBalancer(
       Helper helper, XdsClient xdsClient, String cluster, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.syncContext = helper.getSynchronizationContext();
     this.xdsClient = xdsClient;
     this.cluster = cluster;
     this.pickRandom = pickRandom;
@@ -73,14 +78,18 @@ public final class CdsBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
-    ClusterPolicyConfig newConfig = (ClusterPolicyConfig) resolvedAddresses.getLoadBalancingPolicyConfig();
+    syncContext.throwIfNotInThisSynchronizationContext();
+    Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
+    if (!(lbConfig instanceof ClusterPolicyConfig newConfig)) {
+      return WrongConfig.status("cluster " + cluster, "an xds_cluster", lbConfig);
+    }
     if (newConfig.equals(config)) {
       return Status.OK; // a repeated identical config changes nothing
     }
     config = newConfig;
     if (watch == null) {
       helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
-      watch = xdsClient.watchCluster(cluster, new ClusterWatcher(), helper.getSynchronizationContext());
+      watch = xdsClient.watchCluster(cluster, new ClusterWatcher(), syncContext);
     } else if (current != null && eds != null) {
       updateChild(); // new timers for the priority layer
     }
@@ -89,6 +98,7 @@ public final class CdsBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     // Addresses from the name resolver mean nothing to xds_cluster; once configured, the control
     // plane decides. Only before the first config does the error reach RPCs.
     if (config == null) {
@@ -98,7 +108,16 @@ public final class CdsBalancer extends LoadBalancer {
   }
 
   @Override
+  public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    if (eds != null) {
+      eds.requestConnection();
+    }
+  }
+
+  @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     if (watch != null) {
       watch.cancel();
@@ -153,8 +172,7 @@ public final class CdsBalancer extends LoadBalancer {
     current = null;
     closeChild();
     fail(Status.UNAVAILABLE.withDescription("cluster " + cluster + " does not exist"
-        + EdsBalancer.absenceReason(xdsClient, ResourceTypes.CLUSTER_TYPE_URL, cluster)
-        + " (node id " + xdsClient.status().nodeId() + ")"));
+        + ResourceAbsence.why(xdsClient, ResourceTypes.CLUSTER_TYPE_URL, cluster)));
   }
 
   private void onError(Status error) {
@@ -184,16 +202,19 @@ public final class CdsBalancer extends LoadBalancer {
   private final class ClusterWatcher implements ResourceWatcher<ClusterUpdate> {
     @Override
     public void onUpdate(ClusterUpdate value) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onCluster(value);
     }
 
     @Override
     public void onResourceDoesNotExist(String resourceName) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onDoesNotExist();
     }
 
     @Override
     public void onError(Status error) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       CdsBalancer.this.onError(error);
     }
   }

@@ -3,8 +3,7 @@ package io.jxds.balancer.internal.eds;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
-import io.grpc.util.ForwardingLoadBalancerHelper;
-import io.jxds.api.ResourceStatus;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
@@ -20,6 +19,9 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.balancer.internal.priority.PriorityConfig;
+import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.ResourceAbsence;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
@@ -53,6 +55,7 @@ public final class EdsBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(EdsBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   /** Every picker goes to the channel through it (it sweeps the circuit-breaker counts). */
   private final PickerHandOver pickers;
   private final XdsClient xdsClient;
@@ -72,6 +75,8 @@ public final class EdsBalancer extends LoadBalancer {
   private ClusterMetrics metrics = ClusterMetrics.NONE;
   /** The last priority that served (-1: none yet): a move from it is a failover or a failback. */
   private int lastServingPriority = -1;
+  /** Priority trees built so far; the current one is the last: only its reports count. */
+  private long trees;
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -80,6 +85,7 @@ public final class EdsBalancer extends LoadBalancer {
    */
   public EdsBalancer(Helper helper, XdsClient xdsClient, RandomGenerator pickRandom, RandomGenerator treeRandom) {
     this.helper = helper;
+    this.syncContext = helper.getSynchronizationContext();
     this.pickers = new PickerHandOver(helper);
     this.xdsClient = xdsClient;
     this.pickRandom = pickRandom;
@@ -93,9 +99,10 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(lbConfig instanceof EdsConfig newConfig)) {
-      return Status.INVALID_ARGUMENT.withDescription("EDS balancer: expected an EdsConfig, got " + lbConfig);
+      return WrongConfig.status(name(), "an EdsConfig", lbConfig);
     }
     if (shutdown || newConfig.equals(config)) {
       return Status.OK;
@@ -122,7 +129,7 @@ public final class EdsBalancer extends LoadBalancer {
       }
       watch = xdsClient.watchEndpoints(
           newConfig.edsServiceName(), new EndpointsWatcher(newConfig.edsServiceName()),
-          helper.getSynchronizationContext());
+          syncContext);
     } else if (endpoints != null) {
       applyEndpoints(); // new timers, a new request limit or a new endpoint-picking policy
     }
@@ -131,7 +138,16 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     // Resolver addresses mean nothing here; the control plane decides.
+  }
+
+  @Override
+  public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    if (priorities != null) {
+      priorities.requestConnection();
+    }
   }
 
   /** The channel's target, for metrics; a parent helper that does not say gives an empty one. */
@@ -154,6 +170,7 @@ public final class EdsBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     metrics.close();
     if (watch != null) {
@@ -184,10 +201,10 @@ public final class EdsBalancer extends LoadBalancer {
       return;
     }
     if (priorities == null) {
-      ChildHelper childHelper = new ChildHelper();
-      priorities = new PriorityBalancer(childHelper, treeRandom, pickRandom);
+      long tree = ++trees;
+      priorities = new PriorityBalancer(
+          new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker)), treeRandom, pickRandom);
       priorities.onServingPriority(this::onServingPriority);
-      childHelper.owner = priorities;
     }
     long publishedBefore = published;
     priorities.acceptConfig(
@@ -228,20 +245,7 @@ public final class EdsBalancer extends LoadBalancer {
     endpoints = null;
     closePriorities();
     fail("cluster " + config.cluster() + ": endpoints " + serviceName + " do not exist"
-        + absenceReason(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName)
-        + " (node id " + xdsClient.status().nodeId() + ")");
-  }
-
-  /**
-   * Why the client holds {@code name} absent ({@code ": deleted by the control plane"}, or a
-   * timeout that names a control plane holding its whole response back), or nothing when it does
-   * not say: an operator reading the RPC's error should not need the client's logs.
-   */
-  public static String absenceReason(XdsClient client, String typeUrl, String name) {
-    return client.status().resource(typeUrl, name)
-        .flatMap(ResourceStatus::lastError)
-        .map(why -> ": " + why)
-        .orElse("");
+        + ResourceAbsence.why(xdsClient, ResourceTypes.ENDPOINTS_TYPE_URL, serviceName));
   }
 
   private void onError(String serviceName, Status error) {
@@ -284,25 +288,22 @@ public final class EdsBalancer extends LoadBalancer {
     childPicker = null;
   }
 
-  /** Drops and circuit breaking wrap whatever the priority tree reports. */
-  private final class ChildHelper extends ForwardingLoadBalancerHelper {
-    /** The tree this helper belongs to: a closed tree's late reports are ignored. */
-    private PriorityBalancer owner;
-
-    @Override
-    protected Helper delegate() {
-      return helper;
+  /**
+   * Drops and circuit breaking wrap whatever the priority tree reports; a closed tree's late
+   * reports are ignored.
+   */
+  private void onTreeState(long tree, ConnectivityState newState, SubchannelPicker newPicker) {
+    if (shutdown || priorities == null || tree != trees) {
+      return;
     }
+    childState = newState;
+    childPicker = newPicker;
+    publish();
+  }
 
-    @Override
-    public void updateBalancingState(ConnectivityState newState, SubchannelPicker newPicker) {
-      if (shutdown || owner == null || owner != priorities) {
-        return;
-      }
-      childState = newState;
-      childPicker = newPicker;
-      publish();
-    }
+  /** How the layer names itself in logs and errors: by its cluster, once it has one. */
+  private String name() {
+    return config == null ? "EDS" : "cluster " + config.cluster();
   }
 
   private final class EndpointsWatcher implements ResourceWatcher<EndpointsUpdate> {
@@ -314,16 +315,19 @@ public final class EdsBalancer extends LoadBalancer {
 
     @Override
     public void onUpdate(EndpointsUpdate value) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onEndpoints(serviceName, value);
     }
 
     @Override
     public void onResourceDoesNotExist(String resourceName) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       onDoesNotExist(serviceName);
     }
 
     @Override
     public void onError(Status error) {
+      syncContext.throwIfNotInThisSynchronizationContext();
       EdsBalancer.this.onError(serviceName, error);
     }
   }

@@ -3,6 +3,7 @@ package io.jxds.balancer.internal.eds;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.SubchannelPicker;
+import io.grpc.SynchronizationContext;
 import io.grpc.SynchronizationContext.ScheduledHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,12 +25,14 @@ final class PickerHandOver {
   static final long SWEEP_SECONDS = 10;
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private ClusterRequestPicker current;
   private final List<Holding> replaced = new ArrayList<>();
   private ScheduledHandle sweeps;
 
   PickerHandOver(Helper helper) {
     this.helper = helper;
+    this.syncContext = helper.getSynchronizationContext();
   }
 
   /** Gives the channel {@code state} and {@code picker}. */
@@ -42,7 +45,7 @@ final class PickerHandOver {
     }
     current = picker instanceof ClusterRequestPicker admitting ? admitting : null;
     if (sweeps == null && (current != null || !replaced.isEmpty())) {
-      sweeps = helper.getSynchronizationContext().scheduleWithFixedDelay(
+      sweeps = syncContext.scheduleWithFixedDelay(
           this::sweep, SWEEP_SECONDS, SWEEP_SECONDS, TimeUnit.SECONDS, helper.getScheduledExecutorService());
     }
   }
@@ -66,6 +69,7 @@ final class PickerHandOver {
   }
 
   private void sweep() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (current != null) {
       current.sweep();
     }

@@ -1,34 +1,29 @@
 package io.jxds.balancer.internal.endpoint;
 
 import static io.grpc.ConnectivityState.CONNECTING;
-import static io.grpc.ConnectivityState.IDLE;
 import static io.grpc.ConnectivityState.READY;
-import static io.grpc.ConnectivityState.SHUTDOWN;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 
 import io.grpc.ConnectivityState;
-import io.grpc.ConnectivityStateInfo;
-import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
+import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.OpenStreams;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
-import io.jxds.balancer.internal.tree.CoalescedUpdate;
+import io.jxds.balancer.internal.tree.EndpointLocality;
+import io.jxds.balancer.internal.tree.EndpointSubchannel;
+import io.jxds.balancer.internal.tree.EndpointSubchannels;
 import io.jxds.balancer.internal.tree.PublishedState;
-import io.jxds.balancer.internal.tree.StickyFailure;
-import java.net.InetSocketAddress;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The leaf of the jxds tree: the endpoints of one locality, one subchannel each, picked by smooth
@@ -37,10 +32,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Only HEALTHY and UNKNOWN endpoints get a subchannel (gRFC A27). Updates are diffed by
- *       address: a kept address keeps its subchannel, so a weight-only update touches no
- *       connection.
+ *       address ({@link EndpointSubchannels}): a kept address keeps its subchannel, so a
+ *       weight-only update touches no connection. Each subchannel carries the leaf's locality.
  *   <li>Every subchannel is asked to connect at once, and again whenever it falls IDLE, so the
- *       leaf never reports IDLE.
+ *       leaf never reports IDLE ({@link EndpointSubchannels.Connection#EAGER}).
  *   <li>State: READY if any subchannel is READY, else CONNECTING if any is connecting, else
  *       TRANSIENT_FAILURE carrying the last connection error. A subchannel that failed counts as
  *       failed until it becomes READY (sticky TRANSIENT_FAILURE, gRFC A62), so a leaf whose
@@ -53,18 +48,15 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on the channel's SynchronizationContext; not thread-safe otherwise.
  */
 public final class EndpointBalancer extends LoadBalancer {
-  private static final Logger logger = LoggerFactory.getLogger(EndpointBalancer.class);
-
-  private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
+  private final LocalityId locality;
   private final RandomGenerator random;
   private final RandomGenerator pickRandom;
-  private final CoalescedUpdate update;
+  private final EndpointSubchannels endpoints;
 
-  private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
   private LbPolicy policy = LbPolicy.ROUND_ROBIN;
-  private Status lastError;
   private WeightedEndpointPicker readyPicker;
   private LeastRequestPicker leastRequestPicker;
   private FailingPicker failingPicker;
@@ -73,16 +65,24 @@ public final class EndpointBalancer extends LoadBalancer {
   /**
    * @param helper the parent's helper; subchannels are created through it
    * @param name for logs and error texts, e.g. {@code cluster[child1] {region="r", ...}}
+   * @param locality the locality every subchannel serves in ({@link EndpointLocality}); null tags none
    * @param random draws each picker's start position; used on the SynchronizationContext only
    * @param pickRandom draws least request's choices on RPC threads: must be thread-safe
    */
-  public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
-    this.helper = Objects.requireNonNull(helper, "helper");
+  public EndpointBalancer(
+      Helper helper, String name, LocalityId locality, RandomGenerator random, RandomGenerator pickRandom) {
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
-    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
     this.name = Objects.requireNonNull(name, "name");
+    this.locality = locality;
     this.random = Objects.requireNonNull(random, "random");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+    this.endpoints = new EndpointSubchannels(helper, name, EndpointSubchannels.Connection.EAGER, this::updateState);
+  }
+
+  /** A balancer whose subchannels carry no locality. */
+  public EndpointBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
+    this(helper, name, null, random, pickRandom);
   }
 
   /** A balancer whose least-request picks draw from the RPC thread's own generator. */
@@ -96,10 +96,10 @@ public final class EndpointBalancer extends LoadBalancer {
    */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof EndpointGroup group)) {
-      return Status.UNAVAILABLE.withDescription(
-          name + ": expected an EndpointGroup config, got " + config);
+      return WrongConfig.status(name, "an EndpointGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -107,90 +107,42 @@ public final class EndpointBalancer extends LoadBalancer {
 
   /** Applies a new endpoint list: subchannels are created, kept or shut down by address. */
   public void acceptConfig(EndpointGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
     policy = group.policy();
-    Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
-    List<EndpointState> created = new ArrayList<>();
+    List<EndpointSubchannels.Placement> usable = new ArrayList<>(group.endpoints().size());
     for (Endpoint endpoint : group.endpoints()) {
-      InetSocketAddress address = endpoint.address();
-      if (!endpoint.health().isUsable() || next.containsKey(address)) {
-        continue;
+      if (endpoint.health().isUsable()) {
+        usable.add(new EndpointSubchannels.Placement(endpoint, locality));
       }
-      EndpointState existing = endpoints.remove(address);
-      if (existing == null) {
-        existing = new EndpointState(address, endpoint.weight());
-        created.add(existing);
-      } else {
-        existing.weight = endpoint.weight();
-      }
-      next.put(address, existing);
     }
-    for (EndpointState removed : endpoints.values()) {
-      logger.debug("{}: endpoint {} removed", name, removed.address);
-      removed.subchannel.shutdown();
-    }
-    endpoints = next;
-    for (EndpointState endpoint : created) {
-      connect(endpoint);
-    }
+    endpoints.update(usable);
     updateState();
   }
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     // Keep serving from existing subchannels; only a leaf with none reports the error.
     if (endpoints.isEmpty()) {
-      lastError = error;
+      endpoints.recordError(error);
       updateState();
     }
   }
 
   @Override
   public void requestConnection() {
-    for (EndpointState endpoint : endpoints.values()) {
-      endpoint.subchannel.requestConnection();
-    }
+    syncContext.throwIfNotInThisSynchronizationContext();
+    endpoints.requestConnections();
   }
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
-    for (EndpointState endpoint : endpoints.values()) {
-      endpoint.subchannel.shutdown();
-    }
-    endpoints = new LinkedHashMap<>();
-  }
-
-  private void connect(EndpointState endpoint) {
-    Subchannel subchannel = helper.createSubchannel(
-        CreateSubchannelArgs.newBuilder()
-            .setAddresses(new EquivalentAddressGroup(endpoint.address))
-            .build());
-    endpoint.subchannel = subchannel;
-    subchannel.start(info -> onSubchannelState(endpoint, info));
-    subchannel.requestConnection();
-  }
-
-  private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
-    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
-      return; // a removed endpoint's late news
-    }
-    ConnectivityState reported = info.getState();
-    if (reported == SHUTDOWN) {
-      return;
-    }
-    if (reported == IDLE) {
-      // A READY connection went away (or the subchannel never connected): reconnect at once.
-      endpoint.subchannel.requestConnection();
-      reported = CONNECTING;
-    }
-    endpoint.state = StickyFailure.next(endpoint.state, reported);
-    if (reported == TRANSIENT_FAILURE) {
-      lastError = info.getStatus();
-    }
-    update.schedule();
+    endpoints.shutdown();
   }
 
   /** The one place that recomputes the aggregate state and picker. */
@@ -199,22 +151,24 @@ public final class EndpointBalancer extends LoadBalancer {
       return;
     }
     List<Subchannel> ready = new ArrayList<>();
-    List<OpenStreams> readyActive = new ArrayList<>();
     boolean connecting = false;
-    for (EndpointState endpoint : endpoints.values()) {
-      if (endpoint.state == READY) {
-        ready.add(endpoint.subchannel);
-        readyActive.add(endpoint.active);
-      } else if (endpoint.state == CONNECTING) {
+    for (EndpointSubchannel endpoint : endpoints.members()) {
+      if (endpoint.state() == READY) {
+        ready.add(endpoint.subchannel());
+      } else if (endpoint.state() == CONNECTING) {
         connecting = true;
       }
     }
     if (!ready.isEmpty()) {
       long[] weights = new long[ready.size()];
+      List<OpenStreams> readyActive = new ArrayList<>(ready.size());
       int i = 0;
-      for (EndpointState endpoint : endpoints.values()) {
-        if (endpoint.state == READY) {
-          weights[i++] = endpoint.weight;
+      for (EndpointSubchannel endpoint : endpoints.members()) {
+        if (endpoint.state() == READY) {
+          weights[i++] = endpoint.endpoint().weight();
+          if (policy instanceof LbPolicy.LeastRequest) {
+            readyActive.add(endpoint.openStreams());
+          }
         }
       }
       if (policy instanceof LbPolicy.LeastRequest leastRequest) {
@@ -236,12 +190,13 @@ public final class EndpointBalancer extends LoadBalancer {
   }
 
   private FailingPicker failingPicker() {
+    Status lastError = endpoints.lastError();
     String text;
     if (endpoints.isEmpty()) {
       text = name + ": no usable endpoint (HEALTHY or UNKNOWN)"
           + (lastError == null ? "" : "; " + FailingPicker.describe(lastError));
     } else {
-      text = name + ": all " + endpoints.size() + " endpoints unreachable; last error: "
+      text = name + ": all " + endpoints.members().size() + " endpoints unreachable; last error: "
           + (lastError == null ? "none" : FailingPicker.describe(lastError));
     }
     if (failingPicker == null || !text.equals(failingPicker.status().getDescription())) {
@@ -261,20 +216,7 @@ public final class EndpointBalancer extends LoadBalancer {
 
   @Override
   public String toString() {
-    return "EndpointBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
-  }
-
-  /** One usable endpoint: its subchannel, weight, effective (sticky) state and outstanding RPCs. */
-  private static final class EndpointState {
-    final InetSocketAddress address;
-    final OpenStreams active = new OpenStreams();
-    long weight;
-    Subchannel subchannel;
-    ConnectivityState state = CONNECTING; // asked to connect when created
-
-    EndpointState(InetSocketAddress address, long weight) {
-      this.address = address;
-      this.weight = weight;
-    }
+    return "EndpointBalancer{" + name + ", endpoints=" + endpoints.members().size()
+        + ", state=" + published.state() + "}";
   }
 }

@@ -3,30 +3,27 @@ package io.jxds.balancer.internal.hash;
 import static io.grpc.ConnectivityState.CONNECTING;
 import static io.grpc.ConnectivityState.IDLE;
 import static io.grpc.ConnectivityState.READY;
-import static io.grpc.ConnectivityState.SHUTDOWN;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 
 import io.grpc.ConnectivityState;
-import io.grpc.ConnectivityStateInfo;
-import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
-import io.jxds.balancer.internal.locality.EndpointLocality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
-import io.jxds.balancer.internal.tree.CoalescedUpdate;
+import io.jxds.balancer.internal.tree.EndpointLocality;
+import io.jxds.balancer.internal.tree.EndpointSubchannel;
+import io.jxds.balancer.internal.tree.EndpointSubchannels;
 import io.jxds.balancer.internal.tree.PublishedState;
-import io.jxds.balancer.internal.tree.StickyFailure;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.random.RandomGenerator;
@@ -42,8 +39,9 @@ import org.slf4j.LoggerFactory;
  *       in the locality (A42): locality weights 1 and 3 with two equal endpoints each give
  *       endpoint shares 12.5 %, 12.5 %, 37.5 % and 37.5 %. Its key is the {@code envoy.lb}
  *       {@code hash_key} when present (gRFC A76), else {@code ip:port}.
- *   <li>Connections are lazy (A42): a subchannel connects when a pick lands on it ({@link
- *       HashPicker}), or when the balancer needs one to recover from TRANSIENT_FAILURE.
+ *   <li>Connections are lazy (A42, {@link EndpointSubchannels.Connection#LAZY}): a subchannel
+ *       connects when a pick lands on it ({@link HashPicker}), or when the balancer needs one to
+ *       recover from TRANSIENT_FAILURE.
  *   <li>An endpoint keeps its subchannel when an update moves it to another locality of the
  *       priority; its {@link EndpointLocality} moves with it, so its RPCs count in the new one.
  *   <li>State (A42): READY if any endpoint is; else TRANSIENT_FAILURE if two or more failed; else
@@ -60,19 +58,15 @@ import org.slf4j.LoggerFactory;
 public final class HashBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(HashBalancer.class);
 
-  private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
   private final RandomGenerator pickRandom;
-  private final CoalescedUpdate update;
+  private final EndpointSubchannels endpoints;
 
-  private Map<InetSocketAddress, EndpointState> endpoints = new LinkedHashMap<>();
-  /** The endpoints in table order: index i of the table is {@code ordered.get(i)}. */
-  private List<EndpointState> ordered = List.of();
   private SlotTable table;
   private TableInputs tableInputs;
   private String hashHeader = "";
-  private Status lastError;
   private boolean shutdown;
 
   /**
@@ -81,19 +75,20 @@ public final class HashBalancer extends LoadBalancer {
    * @param pickRandom draws random request hashes on RPC threads: must be thread-safe
    */
   public HashBalancer(Helper helper, String name, RandomGenerator pickRandom) {
-    this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
-    this.update = new CoalescedUpdate(helper.getSynchronizationContext(), this::updateState);
     this.name = Objects.requireNonNull(name, "name");
     this.pickRandom = Objects.requireNonNull(pickRandom, "pickRandom");
+    this.endpoints = new EndpointSubchannels(helper, name, EndpointSubchannels.Connection.LAZY, this::updateState);
   }
 
   /** Accepts a {@link LocalityGroup} whose policy is ring hash or maglev; addresses are ignored. */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof LocalityGroup group) || !group.policy().hashesRequests()) {
-      return Status.UNAVAILABLE.withDescription(name + ": expected a ring hash or maglev LocalityGroup, got " + config);
+      return WrongConfig.status(name, "a ring hash or maglev LocalityGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -101,33 +96,22 @@ public final class HashBalancer extends LoadBalancer {
 
   /** Applies new localities: subchannels are kept, created or shut down by address. */
   public void acceptConfig(LocalityGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
     hashHeader = group.policy().hashHeader();
     List<Usable> usable = collect(group);
-    Map<InetSocketAddress, EndpointState> next = new LinkedHashMap<>();
+    List<EndpointSubchannels.Placement> placements = new ArrayList<>(usable.size());
     List<String> keys = new ArrayList<>(usable.size());
     double[] weightArray = new double[usable.size()];
     for (int i = 0; i < usable.size(); i++) {
       Endpoint endpoint = usable.get(i).endpoint();
-      EndpointState state = endpoints.remove(endpoint.address());
-      if (state == null) {
-        state = new EndpointState(endpoint.address(), new EndpointLocality(usable.get(i).locality()));
-        create(state);
-      } else {
-        state.locality.set(usable.get(i).locality()); // a kept subchannel serves its new locality
-      }
-      next.put(endpoint.address(), state);
+      placements.add(new EndpointSubchannels.Placement(endpoint, usable.get(i).locality()));
       keys.add(endpoint.hashKey().isEmpty() ? hostPort(endpoint.address()) : endpoint.hashKey());
       weightArray[i] = usable.get(i).weight();
     }
-    for (EndpointState removed : endpoints.values()) {
-      logger.debug("{}: endpoint {} removed", name, removed.address);
-      removed.subchannel.shutdown();
-    }
-    endpoints = next;
-    ordered = List.copyOf(next.values());
+    endpoints.update(placements); // addresses are distinct: index i of the table is member i
     TableInputs inputs = new TableInputs(keys, weightArray, group.policy().lbPolicy());
     if (!inputs.equals(tableInputs) && !keys.isEmpty()) {
       table = inputs.build();
@@ -175,8 +159,9 @@ public final class HashBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (endpoints.isEmpty()) {
-      lastError = error;
+      endpoints.recordError(error);
       updateState();
     }
   }
@@ -184,55 +169,15 @@ public final class HashBalancer extends LoadBalancer {
   /** gRFC A42: leaving IDLE connects one endpoint, unless one is already up or coming up. */
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     connectFirstIdleUnlessActive();
   }
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
-    for (EndpointState endpoint : endpoints.values()) {
-      endpoint.subchannel.shutdown();
-    }
-    endpoints = new LinkedHashMap<>();
-    ordered = List.of();
-  }
-
-  private void create(EndpointState endpoint) {
-    Subchannel subchannel = helper.createSubchannel(endpoint.locality.attachTo(
-        CreateSubchannelArgs.newBuilder()
-            .setAddresses(new EquivalentAddressGroup(endpoint.address))
-            .build()));
-    endpoint.subchannel = subchannel;
-    endpoint.result = PickResult.withSubchannel(subchannel);
-    subchannel.start(info -> onSubchannelState(endpoint, info));
-    // gRFC A42: no connection until a pick lands on the endpoint.
-  }
-
-  private void connect(EndpointState endpoint) {
-    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
-      return;
-    }
-    if (endpoint.state == IDLE) {
-      endpoint.state = CONNECTING;
-      endpoint.subchannel.requestConnection();
-      update.schedule();
-    }
-  }
-
-  private void onSubchannelState(EndpointState endpoint, ConnectivityStateInfo info) {
-    if (shutdown || endpoints.get(endpoint.address) != endpoint) {
-      return;
-    }
-    ConnectivityState reported = info.getState();
-    if (reported == SHUTDOWN) {
-      return;
-    }
-    // IDLE stays IDLE: the endpoint reconnects when a pick needs it (A42).
-    endpoint.state = StickyFailure.next(endpoint.state, reported);
-    if (reported == TRANSIENT_FAILURE) {
-      lastError = info.getStatus();
-    }
-    update.schedule();
+    endpoints.shutdown();
   }
 
   /** The one place that recomputes the aggregate state and picker (gRFC A42's rules). */
@@ -240,7 +185,9 @@ public final class HashBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
-    if (endpoints.isEmpty()) {
+    Status lastError = endpoints.lastError();
+    List<EndpointSubchannel> members = endpoints.members();
+    if (members.isEmpty()) {
       published.publish(name, TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(
           name + ": no usable endpoint (HEALTHY or UNKNOWN)"
               + (lastError == null ? "" : "; " + FailingPicker.describe(lastError)))));
@@ -250,13 +197,13 @@ public final class HashBalancer extends LoadBalancer {
     int connecting = 0;
     int idle = 0;
     int failed = 0;
-    ConnectivityState[] states = new ConnectivityState[ordered.size()];
-    PickResult[] results = new PickResult[ordered.size()];
+    ConnectivityState[] states = new ConnectivityState[members.size()];
+    PickResult[] results = new PickResult[members.size()];
     for (int i = 0; i < states.length; i++) {
-      EndpointState endpoint = ordered.get(i);
-      states[i] = endpoint.state;
-      results[i] = endpoint.result;
-      switch (endpoint.state) {
+      EndpointSubchannel endpoint = members.get(i);
+      states[i] = endpoint.state();
+      results[i] = endpoint.pickResult();
+      switch (endpoint.state()) {
         case READY -> ready++;
         case CONNECTING -> connecting++;
         case IDLE -> idle++;
@@ -280,9 +227,8 @@ public final class HashBalancer extends LoadBalancer {
     }
     Status failure = Status.UNAVAILABLE.withDescription(name + ": all " + states.length
         + " endpoints unreachable; last error: " + (lastError == null ? "none" : FailingPicker.describe(lastError)));
-    List<EndpointState> snapshot = ordered;
     SubchannelPicker picker = new HashPicker(table, states, results, hashHeader, pickRandom,
-        index -> helper.getSynchronizationContext().execute(() -> connect(snapshot.get(index))), failure);
+        index -> syncContext.execute(() -> endpoints.connect(members.get(index))), failure);
     if (aggregate == TRANSIENT_FAILURE && ready == 0 && connecting == 0 && idle == 0) {
       picker = new FailingPicker(failure); // the parent reads the cause from a FailingPicker
     }
@@ -290,14 +236,15 @@ public final class HashBalancer extends LoadBalancer {
   }
 
   private void connectFirstIdleUnlessActive() {
-    for (EndpointState endpoint : ordered) {
-      if (endpoint.state == READY || endpoint.state == CONNECTING) {
+    List<EndpointSubchannel> members = endpoints.members();
+    for (EndpointSubchannel endpoint : members) {
+      if (endpoint.state() == READY || endpoint.state() == CONNECTING) {
         return;
       }
     }
-    for (EndpointState endpoint : ordered) {
-      if (endpoint.state == IDLE) {
-        connect(endpoint);
+    for (EndpointSubchannel endpoint : members) {
+      if (endpoint.state() == IDLE) {
+        endpoints.connect(endpoint);
         return;
       }
     }
@@ -310,7 +257,7 @@ public final class HashBalancer extends LoadBalancer {
 
   @Override
   public String toString() {
-    return "HashBalancer{" + name + ", endpoints=" + endpoints.size() + ", state=" + published.state() + "}";
+    return "HashBalancer{" + name + ", endpoints=" + endpoints.members().size() + ", state=" + published.state() + "}";
   }
 
   /** What a ring or table is built from: rebuilt only when this changes. */
@@ -332,21 +279,6 @@ public final class HashBalancer extends LoadBalancer {
     @Override
     public int hashCode() {
       return keys.hashCode();
-    }
-  }
-
-  /** One usable endpoint: its subchannel, its pick, its effective (sticky) state and its locality. */
-  private static final class EndpointState {
-    final InetSocketAddress address;
-    /** Attached to the subchannel; moved when an update moves the endpoint to another locality. */
-    final EndpointLocality locality;
-    Subchannel subchannel;
-    PickResult result;
-    ConnectivityState state = IDLE; // lazy (A42)
-
-    EndpointState(InetSocketAddress address, EndpointLocality locality) {
-      this.address = address;
-      this.locality = locality;
     }
   }
 }

@@ -8,7 +8,7 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
-import io.grpc.util.ForwardingLoadBalancerHelper;
+import io.grpc.SynchronizationContext;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.endpoint.EndpointBalancer;
@@ -18,7 +18,9 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.SmoothWrrSequence;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
+import io.jxds.balancer.internal.tree.EndpointLocality;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,6 +53,7 @@ public final class LocalityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(LocalityBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final String name;
   private final RandomGenerator random;
@@ -73,6 +76,7 @@ public final class LocalityBalancer extends LoadBalancer {
    */
   public LocalityBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
     this.name = Objects.requireNonNull(name, "name");
     this.random = Objects.requireNonNull(random, "random");
@@ -90,10 +94,10 @@ public final class LocalityBalancer extends LoadBalancer {
    */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof LocalityGroup group)) {
-      return Status.UNAVAILABLE.withDescription(
-          name + ": expected a LocalityGroup config, got " + config);
+      return WrongConfig.status(name, "a LocalityGroup", config);
     }
     acceptConfig(group);
     return Status.OK;
@@ -101,6 +105,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   /** Applies a new set of localities, keeping the children of unchanged ones untouched. */
   public void acceptConfig(LocalityGroup group) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown) {
       return;
     }
@@ -142,6 +147,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (children.isEmpty()) {
       publish(TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE.withDescription(
           name + ": no localities; " + FailingPicker.describe(error)).withCause(error.getCause())));
@@ -154,6 +160,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (LocalityChild child : children.values()) {
       child.balancer.requestConnection();
     }
@@ -161,6 +168,7 @@ public final class LocalityBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     for (LocalityChild child : children.values()) {
       child.shutdown();
@@ -254,38 +262,15 @@ public final class LocalityBalancer extends LoadBalancer {
 
     LocalityChild(LocalityConfig config) {
       this.config = config;
-      ChildHelper childHelper = new ChildHelper(new LocalityTagging(helper, new EndpointLocality(config.id())),
-          (state, picker) -> onChildState(this, state, picker));
-      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), random, pickRandom);
+      ChildHelper childHelper = new ChildHelper(helper, (state, picker) -> onChildState(this, state, picker));
+      // A child serves one locality for life: an endpoint moved to another locality gets that
+      // locality's subchannel.
+      this.balancer = new EndpointBalancer(childHelper, name + " " + config.id(), config.id(), random, pickRandom);
     }
 
     void shutdown() {
       shutdown = true;
       balancer.shutdown();
-    }
-  }
-
-  /**
-   * Attaches the child's locality to every subchannel its endpoints get: a child serves one
-   * locality for life (an endpoint moved to another locality gets that locality's subchannel).
-   */
-  private static final class LocalityTagging extends ForwardingLoadBalancerHelper {
-    private final Helper parent;
-    private final EndpointLocality locality;
-
-    LocalityTagging(Helper parent, EndpointLocality locality) {
-      this.parent = parent;
-      this.locality = locality;
-    }
-
-    @Override
-    protected Helper delegate() {
-      return parent;
-    }
-
-    @Override
-    public Subchannel createSubchannel(CreateSubchannelArgs args) {
-      return parent.createSubchannel(locality.attachTo(args));
     }
   }
 }

@@ -8,6 +8,7 @@ import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.picker.FailingPicker;
@@ -15,6 +16,7 @@ import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
 import io.jxds.balancer.internal.tree.ChildHelper;
 import io.jxds.balancer.internal.tree.PublishedState;
+import io.jxds.balancer.internal.tree.WrongConfig;
 import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +58,7 @@ public final class PriorityBalancer extends LoadBalancer {
   private static final Logger logger = LoggerFactory.getLogger(PriorityBalancer.class);
 
   private final Helper helper;
+  private final SynchronizationContext syncContext;
   private final PublishedState published;
   private final ChildFactory childFactory;
   private final PriorityChildNames childNames = new PriorityChildNames();
@@ -98,6 +101,7 @@ public final class PriorityBalancer extends LoadBalancer {
   /** For tests: children made by {@code childFactory} instead of LocalityBalancers. */
   PriorityBalancer(Helper helper, ChildFactory childFactory) {
     this.helper = Objects.requireNonNull(helper, "helper");
+    this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
     this.childFactory = Objects.requireNonNull(childFactory, "childFactory");
   }
@@ -127,10 +131,10 @@ public final class PriorityBalancer extends LoadBalancer {
    */
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(lbConfig instanceof PriorityConfig priorityConfig)) {
-      return Status.UNAVAILABLE.withDescription(
-          "priority balancer: expected a PriorityConfig config, got " + lbConfig);
+      return WrongConfig.status(name(), "a PriorityConfig", lbConfig);
     }
     acceptConfig(priorityConfig);
     return Status.OK;
@@ -138,6 +142,7 @@ public final class PriorityBalancer extends LoadBalancer {
 
   /** Applies a new config: renames nothing, closes removed priorities, then re-chooses. */
   public void acceptConfig(PriorityConfig newConfig) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Objects.requireNonNull(newConfig, "newConfig");
     if (shutdown) {
       return;
@@ -148,7 +153,7 @@ public final class PriorityBalancer extends LoadBalancer {
       // gRFC A115: a child whose priority left the config is closed at once.
       for (String name : new ArrayList<>(children.keySet())) {
         if (!names.contains(name)) {
-          logger.debug("{}: priority child {} removed", newConfig.clusterName(), name);
+          logger.debug("cluster {}: priority child {} removed", newConfig.clusterName(), name);
           children.remove(name).shutdown();
         }
       }
@@ -168,10 +173,10 @@ public final class PriorityBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (children.isEmpty()) {
-      String cluster = config == null ? "priority balancer" : "cluster " + config.clusterName();
       publish(TRANSIENT_FAILURE, new FailingPicker(Status.UNAVAILABLE
-          .withDescription(cluster + ": " + FailingPicker.describe(error))
+          .withDescription(name() + ": " + FailingPicker.describe(error))
           .withCause(error.getCause())));
       return;
     }
@@ -182,6 +187,7 @@ public final class PriorityBalancer extends LoadBalancer {
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     PriorityChild child = selected == null ? null : children.get(selected);
     if (child != null) {
       child.balancer.requestConnection();
@@ -190,6 +196,7 @@ public final class PriorityBalancer extends LoadBalancer {
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     for (PriorityChild child : children.values()) {
       child.shutdown();
@@ -261,7 +268,7 @@ public final class PriorityBalancer extends LoadBalancer {
   }
 
   private PriorityChild startChild(String name, LocalityGroup group) {
-    logger.debug("{}: starting priority child {}", config.clusterName(), name);
+    logger.debug("cluster {}: starting priority child {}", config.clusterName(), name);
     PriorityChild child = new PriorityChild(name);
     children.put(name, child);
     child.startFailoverTimer(); // gRFC A56: the timer starts with the child
@@ -332,6 +339,7 @@ public final class PriorityBalancer extends LoadBalancer {
   }
 
   private void onFailoverTimeout(PriorityChild child) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     child.failoverTimer = null;
     if (child.shutdown || child.deactivated) {
       return;
@@ -342,22 +350,28 @@ public final class PriorityBalancer extends LoadBalancer {
   }
 
   private void onRetentionExpired(PriorityChild child) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     child.retentionTimer = null;
     if (child.shutdown || !child.deactivated) {
       return;
     }
-    logger.debug("{}: closing {}, unused for {}", config.clusterName(), child.name,
+    logger.debug("cluster {}: closing {}, unused for {}", config.clusterName(), child.name,
         DurationFormat.format(config.childRetention()));
     children.remove(child.name);
     child.shutdown();
   }
 
   private void publish(ConnectivityState newState, SubchannelPicker newPicker) {
-    published.publish(config == null ? "priority" : "cluster " + config.clusterName(), newState, newPicker);
+    published.publish(name(), newState, newPicker);
+  }
+
+  /** How the layer names itself in logs and errors: by its cluster, once it has one. */
+  private String name() {
+    return config == null ? "priority" : "cluster " + config.clusterName();
   }
 
   private ScheduledHandle schedule(Runnable task, Duration delay) {
-    return helper.getSynchronizationContext().schedule(
+    return syncContext.schedule(
         task, delay.toNanos(), TimeUnit.NANOSECONDS, helper.getScheduledExecutorService());
   }
 
@@ -391,7 +405,7 @@ public final class PriorityBalancer extends LoadBalancer {
           .setLoadBalancingPolicyConfig(group)
           .build());
       if (!status.isOk()) {
-        logger.warn("{}: {} rejected its config: {}", config.clusterName(), name, status);
+        logger.warn("cluster {}: {} rejected its config: {}", config.clusterName(), name, status);
       }
     }
 
@@ -415,7 +429,7 @@ public final class PriorityBalancer extends LoadBalancer {
       if (deactivated) {
         return;
       }
-      logger.debug("{}: deactivating {} for {}", config.clusterName(), name,
+      logger.debug("cluster {}: deactivating {} for {}", config.clusterName(), name,
           DurationFormat.format(config.childRetention()));
       deactivated = true;
       // The failover timer keeps running (A56, as grpc-java): one that fires while the child is
@@ -427,7 +441,7 @@ public final class PriorityBalancer extends LoadBalancer {
       if (!deactivated) {
         return;
       }
-      logger.debug("{}: reactivating {}", config.clusterName(), name);
+      logger.debug("cluster {}: reactivating {}", config.clusterName(), name);
       deactivated = false;
       if (retentionTimer != null) {
         retentionTimer.cancel();

@@ -2,10 +2,13 @@ package io.jxds.balancer.internal.priority;
 
 import io.grpc.LoadBalancer;
 import io.grpc.Status;
+import io.grpc.SynchronizationContext;
 import io.grpc.util.GracefulSwitchLoadBalancer;
 import io.jxds.balancer.internal.hash.HashBalancer;
 import io.jxds.balancer.internal.locality.LocalityBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.tree.WrongConfig;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -19,6 +22,8 @@ import java.util.random.RandomGenerator;
  * and keeps the connections.
  */
 final class PriorityChildBalancer extends LoadBalancer {
+  private final SynchronizationContext syncContext;
+  private final String name;
   private final GracefulSwitchLoadBalancer delegate;
   private final LoadBalancer.Factory localities;
   private final LoadBalancer.Factory hashing;
@@ -28,6 +33,8 @@ final class PriorityChildBalancer extends LoadBalancer {
    * @param pickRandom draws on RPC threads (least request, random request hashes): thread-safe
    */
   PriorityChildBalancer(Helper helper, String name, RandomGenerator random, RandomGenerator pickRandom) {
+    this.syncContext = helper.getSynchronizationContext();
+    this.name = name;
     this.delegate = new GracefulSwitchLoadBalancer(helper);
     this.localities = new Factory(h -> new LocalityBalancer(h, name, random, pickRandom), "localities");
     this.hashing = new Factory(h -> new HashBalancer(h, name, pickRandom), "hash");
@@ -35,9 +42,10 @@ final class PriorityChildBalancer extends LoadBalancer {
 
   @Override
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     Object config = resolvedAddresses.getLoadBalancingPolicyConfig();
     if (!(config instanceof LocalityGroup group)) {
-      return Status.UNAVAILABLE.withDescription("priority child: expected a LocalityGroup, got " + config);
+      return WrongConfig.status(name, "a LocalityGroup", config);
     }
     Object switchConfig = GracefulSwitchLoadBalancer.createLoadBalancingPolicyConfig(
         group.policy().hashesRequests() ? hashing : localities, group);
@@ -47,25 +55,28 @@ final class PriorityChildBalancer extends LoadBalancer {
 
   @Override
   public void handleNameResolutionError(Status error) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     delegate.handleNameResolutionError(error);
   }
 
   @Override
   public void requestConnection() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     delegate.requestConnection();
   }
 
   @Override
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     delegate.shutdown();
   }
 
   /** One kind of child; equal to itself only, so the switch happens only when the kind changes. */
   private static final class Factory extends LoadBalancer.Factory {
-    private final java.util.function.Function<Helper, LoadBalancer> create;
+    private final Function<Helper, LoadBalancer> create;
     private final String kind;
 
-    Factory(java.util.function.Function<Helper, LoadBalancer> create, String kind) {
+    Factory(Function<Helper, LoadBalancer> create, String kind) {
       this.create = create;
       this.kind = kind;
     }

@@ -7,14 +7,14 @@ import io.grpc.ConnectivityState;
  * counts as failed while the subchannel retries (CONNECTING) and until it is READY, so a balancer
  * whose endpoints are all down reports TRANSIENT_FAILURE instead of flapping through CONNECTING.
  */
-public final class StickyFailure {
+final class StickyFailure {
   private StickyFailure() {}
 
   /**
    * The endpoint's effective state after its subchannel reported {@code reported} (not
    * SHUTDOWN), given its effective state {@code current}.
    */
-  public static ConnectivityState next(ConnectivityState current, ConnectivityState reported) {
+  static ConnectivityState next(ConnectivityState current, ConnectivityState reported) {
     if (reported == ConnectivityState.CONNECTING && current == ConnectivityState.TRANSIENT_FAILURE) {
       return ConnectivityState.TRANSIENT_FAILURE;
     }

@@ -15,9 +15,10 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
-import io.jxds.balancer.testing.Backends;
-import io.jxds.balancer.testing.Backends.Backend;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackend;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.TestRandom;
 import java.util.List;
 import java.util.UUID;
@@ -45,7 +46,7 @@ class CircuitBreakerChannelTest {
   private static volatile ProbeBalancer last;
   // Tests of this class run one at a time: the balancer the channel made last is the test's.
 
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private final InFlightRequests inFlight = InFlightRequests.of("probe-" + UUID.randomUUID(), "eds");
   private ManagedChannel channel;
 
@@ -59,7 +60,7 @@ class CircuitBreakerChannelTest {
 
   @Test
   void callCancelledWhileThePickerReleasesItIsNotCountedOnceSettled() throws Exception {
-    Backend a = backends.start("a");
+    TestBackend a = backends.start("a");
     PROBE_COUNTER.set(inFlight);
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", a.port(), InsecureChannelCredentials.create())
         .defaultLoadBalancingPolicy(POLICY)
@@ -68,7 +69,7 @@ class CircuitBreakerChannelTest {
     // READY the channel picks it again, it is cancelled during that pick, and the channel then
     // creates its stream (and the stream's tracers) but never starts it.
     AtomicReference<ClientCall<?, ?>> toCancel = new AtomicReference<>();
-    ClientCall<byte[], byte[]> call = channel.newCall(Backends.HOLD, CallOptions.DEFAULT.withOption(
+    ClientCall<byte[], byte[]> call = channel.newCall(TestBackend.HOLD_METHOD, CallOptions.DEFAULT.withOption(
         CANCEL_WHILE_PICKED, toCancel));
     List<Status> closed = new CopyOnWriteArrayList<>();
     toCancel.set(call);
@@ -85,7 +86,7 @@ class CircuitBreakerChannelTest {
     assertThat(closed.get(0).getCode()).isEqualTo(Status.Code.CANCELLED);
     assertThat(toCancel.get()).as("cancelled from inside its pick").isNull();
     // A later RPC goes through: its stream opens and closes, so every tracer event has happened.
-    assertThat(Backends.call(channel)).isEqualTo("a");
+    assertThat(BackendCalls.call(channel)).isEqualTo("a");
     assertThat(a.heldStreams()).as("the cancelled call never reached the backend").isZero();
 
     // The cancelled call's count is held for a stream that never shows up: the EDS layer sweeps

@@ -15,6 +15,7 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Status;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.balancer.internal.picker.FailingPicker;
+import io.jxds.balancer.internal.tree.EndpointLocality;
 import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;

@@ -1,7 +1,7 @@
 package io.jxds.balancer.internal.priority;
 
-import static io.jxds.balancer.testing.Backends.awaitCalls;
-import static io.jxds.balancer.testing.Backends.calls;
+import static io.jxds.testing.BackendCalls.awaitCalls;
+import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Grpc;
@@ -19,8 +19,9 @@ import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
-import io.jxds.balancer.testing.Backends;
+import io.jxds.testing.BackendCalls;
 import io.jxds.testing.Poll;
+import io.jxds.testing.TestBackends;
 import io.jxds.testing.TestRandom;
 import java.net.URI;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class PriorityFailoverEndToEndTest {
   private static final StaticPolicy PROVIDER = new StaticPolicy();
   private static final EmptyResolverProvider RESOLVER = new EmptyResolverProvider();
 
-  private final Backends backends = new Backends();
+  private final TestBackends backends = new TestBackends();
   private ManagedChannel channel;
 
   @BeforeAll
@@ -81,7 +82,7 @@ class PriorityFailoverEndToEndTest {
         .build();
 
     // Warm up until both priority-0 localities are READY, then measure the split.
-    awaitCalls(channel, 8, 10_000, w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
+    awaitCalls(channel, 8, Duration.ofSeconds(10), w -> w.getOrDefault("a", 0) == 2 && w.getOrDefault("b", 0) == 6);
     Map<String, Integer> split = calls(channel, 400);
     assertThat(split).containsOnlyKeys("a", "b");
     assertThat(split.get("a")).isBetween(80, 120); // weight 1 of 4: 25 %
@@ -93,7 +94,7 @@ class PriorityFailoverEndToEndTest {
     AtomicBoolean running = new AtomicBoolean(true);
     Thread load = new Thread(() -> {
       while (running.get()) {
-        live.merge(Backends.call(channel), 1, Integer::sum);
+        live.merge(BackendCalls.call(channel), 1, Integer::sum);
       }
     });
     load.start();
@@ -103,14 +104,14 @@ class PriorityFailoverEndToEndTest {
     Poll.until(() -> "50 calls to c: " + live, Duration.ofSeconds(10), () -> live.getOrDefault("c", 0) >= 50);
     running.set(false);
     load.join(10_000);
-    assertThat(live.getOrDefault(Backends.FAILED, 0)).isLessThanOrEqualTo(2);
+    assertThat(live.getOrDefault(BackendCalls.FAILED, 0)).isLessThanOrEqualTo(2);
     assertThat(calls(channel, 50)).containsOnlyKeys("c");
 
     // They come back: traffic returns to priority 0.
     backends.restart("a");
     backends.restart("b");
     channel.resetConnectBackoff();
-    Map<String, Integer> recent = awaitCalls(channel, 20, 10_000,
+    Map<String, Integer> recent = awaitCalls(channel, 20, Duration.ofSeconds(10),
         w -> w.getOrDefault("a", 0) + w.getOrDefault("b", 0) == 20);
     assertThat(recent).containsOnlyKeys("a", "b");
   }

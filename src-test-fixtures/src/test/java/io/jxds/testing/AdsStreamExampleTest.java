@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-// The README's "Testing against a fake control plane" example, verbatim from here on.
-class ReadmeExampleTest {
+// docs/testing.md:begin
+class AdsStreamExampleTest {
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.inProcess();
 
   @Test
@@ -41,9 +41,10 @@ class ReadmeExampleTest {
         request.setVersionInfo(response.getVersionInfo()).setResponseNonce(response.getNonce())
             .build());
 
-    RecordedRequest ack = ads.server().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5));
+    RecordedRequest ack = ads.server().requests().awaitAck(CLUSTER_TYPE_URL, "1", Duration.ofSeconds(5));
     assertThat(ack.resourceNames()).containsExactly("payments");
-    assertThat(ads.server().lastNack(CLUSTER_TYPE_URL)).isEmpty();
+    assertThat(ads.server().requests().lastNack(CLUSTER_TYPE_URL)).isEmpty();
     channel.shutdownNow();
   }
 }
+// docs/testing.md:end

@@ -1,4 +1,4 @@
-package io.jxds.balancer.internal.locality;
+package io.jxds.balancer.internal.tree;
 
 import io.grpc.Attributes;
 import io.grpc.LoadBalancer.CreateSubchannelArgs;
