@@ -4,22 +4,21 @@ import java.net.InetSocketAddress;
 
 /**
  * The "same address twice in an assignment" check (gRFC A27 gap (b) in grpc-java), sized once per
- * decode. An open-addressing table keyed by a hash the IP parser already computed from the raw
- * bytes: {@code InetSocketAddress.hashCode()} adds the port to a weak address hash (IPv6 sums its
- * four words), which sends whole subnets into a few {@code HashMap} buckets and makes them trees.
- * Linear probing with a murmur3 finaliser keeps each insert O(1) and allocation-free.
+ * decode from the reader's estimate (and doubled should that fall short). An open-addressing table
+ * keyed by a hash the IP parser already computed from the raw bytes: {@code
+ * InetSocketAddress.hashCode()} adds the port to a weak address hash (IPv6 sums its four words),
+ * which sends whole subnets into a few {@code HashMap} buckets and makes them trees. Linear probing
+ * with a murmur3 finaliser keeps each insert O(1) and allocation-free.
  */
 final class AddressSet {
-  private final InetSocketAddress[] slots;
-  private final int[] hashes;
-  private final int mask;
+  private InetSocketAddress[] slots;
+  private int[] hashes;
+  private int mask;
+  private int size;
 
-  /** A set for up to {@code expected} addresses, at most half full. */
+  /** A set for {@code expected} addresses without growing, at most half full. */
   AddressSet(int expected) {
-    int capacity = Integer.highestOneBit(Math.max(8, expected) * 2 - 1) << 1;
-    slots = new InetSocketAddress[capacity];
-    hashes = new int[capacity];
-    mask = capacity - 1;
+    allocate(Integer.highestOneBit(Math.max(8, expected) * 2 - 1) << 1);
   }
 
   /**
@@ -33,12 +32,38 @@ final class AddressSet {
       if (present == null) {
         slots[i] = address;
         hashes[i] = h;
+        if (++size > (mask + 1) >> 1) {
+          grow();
+        }
         return true;
       }
       if (hashes[i] == h && present.equals(address)) {
         return false;
       }
       i = (i + 1) & mask;
+    }
+  }
+
+  private void allocate(int capacity) {
+    slots = new InetSocketAddress[capacity];
+    hashes = new int[capacity];
+    mask = capacity - 1;
+  }
+
+  /** Doubles the table, so that it stays at most half full. */
+  private void grow() {
+    InetSocketAddress[] oldSlots = slots;
+    int[] oldHashes = hashes;
+    allocate(oldSlots.length * 2);
+    for (int k = 0; k < oldSlots.length; k++) {
+      if (oldSlots[k] != null) {
+        int i = oldHashes[k] & mask;
+        while (slots[i] != null) {
+          i = (i + 1) & mask;
+        }
+        slots[i] = oldSlots[k];
+        hashes[i] = oldHashes[k];
+      }
     }
   }
 

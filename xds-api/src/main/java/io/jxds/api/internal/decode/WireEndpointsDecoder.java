@@ -17,26 +17,20 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
-import io.jxds.api.model.DropOverload;
-import io.jxds.api.model.Endpoint;
+import io.jxds.api.XdsResourceException;
+import io.jxds.api.internal.decode.AssignmentBuilder.AddressKind;
+import io.jxds.api.internal.decode.AssignmentBuilder.StagedEndpoint;
 import io.jxds.api.model.EndpointsUpdate;
-import io.jxds.api.model.Locality;
 import io.jxds.api.model.LocalityId;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The fast path of {@link EndpointsDecoder#decode(ByteString)}: reads a ClusterLoadAssignment's
- * wire bytes once with {@link CodedInputStream} and builds the {@link EndpointsUpdate} directly,
- * without the protobuf message tree (about 8 MB for 10 000 endpoints, which the tree decoder had
- * to bring back into the cache after {@code parseFrom} built it).
+ * wire bytes once with {@link CodedInputStream} and feeds what it reads to the {@link
+ * AssignmentBuilder}, which checks every rule and builds the {@link EndpointsUpdate}, without the
+ * protobuf message tree (about 8 MB for 10 000 endpoints, which the tree decoder had to bring back
+ * into the cache after {@code parseFrom} built it). This class only reads: no rule is here.
  *
  * <p>It only ever <em>accepts</em>: it returns null ("fall back") for anything it is not sure
  * about, and the caller then runs {@code parseFrom} + {@link EndpointsDecoder#decode(ClusterLoadAssignment)},
@@ -44,9 +38,8 @@ import java.util.Set;
  * the tree path would give, it falls back on:
  *
  * <ul>
- *   <li>any rule the tree decoder would reject (bad address, port, duplicate, priority gap, weight
- *       sums, endpoint weight 0, empty name, denominator, overprovisioning factor) — detected, then
- *       left to the tree decoder for the message;
+ *   <li>any rule the builder rejects: the same rules see the same values as on the tree path, but
+ *       in wire order (the name may come last), so the tree path says which rule to name;
  *   <li>malformed wire data, groups (wire types 3 and 4), a known field with an unexpected wire type;
  *   <li>a singular message field seen twice in one message: protobuf merges those, this reader
  *       does not (a repeated scalar field takes the last value, as protobuf does);
@@ -67,9 +60,13 @@ import java.util.Set;
  * {@code WireEndpointsDecoderTest}).
  */
 final class WireEndpointsDecoder {
-  private static final long MAX_UINT32 = 0xFFFF_FFFFL;
-  /** The fewest wire bytes an endpoint the decoder accepts can take (a 2-char IP and a port). */
-  private static final int MIN_ENDPOINT_BYTES = 14;
+  /**
+   * About what an endpoint takes on the wire ({@code 10.0.0.1:8080} with a weight and a health
+   * takes 27 bytes, without them 20): the assignment's size over this is the builder's estimate of
+   * the endpoint count, which sizes its address set. Smaller endpoints make the set grow once;
+   * larger ones (metadata) leave it sparse. Too large a set costs cache misses on every insert.
+   */
+  private static final int TYPICAL_ENDPOINT_BYTES = 24;
 
   private static final int LD = WireFormat.WIRETYPE_LENGTH_DELIMITED;
   private static final int VARINT = WireFormat.WIRETYPE_VARINT;
@@ -141,106 +138,61 @@ final class WireEndpointsDecoder {
               .parser());
 
   private final CodedInputStream in;
-  private final int maxEndpoints;
-  private final IpLiteral.Parser ips = new IpLiteral.Parser();
-  private final AddressSet addresses;
-  private final Set<PriorityLocality> seenLocalities = new HashSet<>();
-  private final List<Locality> localities = new ArrayList<>();
-  private final List<LocalityId> unweighted = new ArrayList<>();
-  private long highestPriority = -1;
-  private int acceptedEndpoints;
-
-  // One locality entry's endpoints, staged until its weight (field 3, after lb_endpoints on the
-  // wire) says whether the entry counts at all; reused across entries.
-  private int staged;
-  private String[] texts = new String[16];
-  private int[] ports = new int[16];
-  private int[] healths = new int[16];
-  private int[] weights = new int[16];
-  private String[] hostnames = new String[16];
-  private String[] hashKeys = new String[16];
+  private final AssignmentBuilder assignment;
 
   private WireEndpointsDecoder(ByteString bytes) {
     in = bytes.newCodedInput();
-    maxEndpoints = bytes.size() / MIN_ENDPOINT_BYTES + 1;
-    addresses = new AddressSet(maxEndpoints);
+    assignment = new AssignmentBuilder(bytes.size() / TYPICAL_ENDPOINT_BYTES + 1);
   }
 
   /** The decoded assignment, or null when the caller must take the parse-then-decode path. */
   static EndpointsUpdate tryDecode(ByteString bytes) {
     try {
       return new WireEndpointsDecoder(bytes).assignment();
-    } catch (IOException | RuntimeException e) {
-      return null; // Fallback, a parse error, or a model constructor's complaint: the tree path decides
+    } catch (IOException | XdsResourceException | RuntimeException e) {
+      return null; // a broken rule, a Fallback, a parse error: the tree path decides and names it
     }
   }
 
-  private EndpointsUpdate assignment() throws IOException {
+  private EndpointsUpdate assignment() throws IOException, XdsResourceException {
     String name = "";
     boolean sawPolicy = false;
-    List<DropOverload> drops = List.of();
-    int overprovisioning = EndpointsUpdate.DEFAULT_OVERPROVISIONING_FACTOR;
-    int entries = 0;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
         break;
       } else if (tag == CLA_ENDPOINTS) {
         int old = enter();
-        localityEntry(entries++);
+        localityEntry();
         in.popLimit(old);
       } else if (tag == CLA_CLUSTER_NAME) {
-        name = in.readStringRequireUtf8();
+        name = in.readStringRequireUtf8(); // protobuf keeps the last one
       } else if (tag == CLA_POLICY) {
         sawPolicy = once(sawPolicy);
         int old = enter();
-        drops = new ArrayList<>();
-        overprovisioning = policy(drops);
+        policy();
         in.popLimit(old);
       } else {
         skip(tag, CLA_TYPE, 0);
       }
     }
-    if (name.isEmpty()) {
-      throw Fallback.INSTANCE;
-    }
-    checkPriorities();
-    return new EndpointsUpdate(name, localities, drops, overprovisioning, unweighted);
+    assignment.clusterName(name);
+    return assignment.build();
   }
 
-  /** gRFC A27: the priorities left after dropping weight-0 localities are 0..k-1, with weight sums. */
-  private void checkPriorities() {
-    if (highestPriority >= localities.size()) {
-      throw Fallback.INSTANCE; // k priorities need at least k localities: there is a gap
-    }
-    int k = (int) highestPriority + 1;
-    boolean[] present = new boolean[k];
-    long[] sums = new long[k];
-    for (Locality l : localities) {
-      present[l.priority()] = true;
-      sums[l.priority()] += l.weight();
-    }
-    for (int p = 0; p < k; p++) {
-      if (!present[p] || sums[p] > MAX_UINT32) {
-        throw Fallback.INSTANCE;
-      }
-    }
-  }
-
-  private void localityEntry(int index) throws IOException {
+  private void localityEntry() throws IOException, XdsResourceException {
     boolean sawLocality = false;
     boolean sawWeight = false;
     LocalityId id = LocalityId.EMPTY;
-    long weight = 0;
+    long weight = AssignmentBuilder.UNSET;
     long priority = 0;
-    staged = 0;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
         break;
       } else if (tag == LLE_LB_ENDPOINTS) {
         int old = enter();
-        lbEndpoint();
+        lbEndpoint(assignment.nextEndpoint());
         in.popLimit(old);
       } else if (tag == LLE_LOCALITY) {
         sawLocality = once(sawLocality);
@@ -256,60 +208,11 @@ final class WireEndpointsDecoder {
         skip(tag, LLE_TYPE, 1);
       }
     }
-    if (weight == 0) {
-      unweighted.add(id); // gRFC A27: a locality without weight is ignored, and not validated
-      return;
-    }
-    highestPriority = Math.max(highestPriority, priority);
-    if (priority > Integer.MAX_VALUE || !seenLocalities.add(new PriorityLocality(priority, id))) {
-      throw Fallback.INSTANCE; // a huge priority leaves a gap; a locality twice is a NACK
-    }
-    localities.add(new Locality(id, (int) priority, weight, endpoints()));
+    assignment.locality(id, weight, priority); // the weight may follow the endpoints it counts for
   }
 
-  /** Validates the staged endpoints of an entry that counts, in order. */
-  private List<Endpoint> endpoints() {
-    List<Endpoint> out = new ArrayList<>(staged);
-    long sum = 0;
-    for (int j = 0; j < staged; j++) {
-      String text = texts[j];
-      int port = ports[j];
-      if (text == null || port < 1 || port > 65535 || ++acceptedEndpoints > maxEndpoints) {
-        throw Fallback.INSTANCE;
-      }
-      InetAddress ip = ips.parse(text);
-      if (ip == null) {
-        throw Fallback.INSTANCE;
-      }
-      InetSocketAddress address = new InetSocketAddress(ip, port);
-      if (!addresses.add(address, ips.lastHash())) {
-        throw Fallback.INSTANCE;
-      }
-      long weight = Integer.toUnsignedLong(weights[j]); // unset was staged as 1
-      if (weight == 0) {
-        throw Fallback.INSTANCE; // load_balancing_weight is uint32 gte 1: a NACK
-      }
-      sum += weight;
-      out.add(new Endpoint(address, EndpointsDecoder.health(healths[j]), weight, hostnames[j], hashKeys[j]));
-    }
-    if (sum > MAX_UINT32) {
-      throw Fallback.INSTANCE;
-    }
-    return out;
-  }
-
-  /** Stages one {@code LbEndpoint}; a null text marks one without a socket address. */
-  private void lbEndpoint() throws IOException {
-    if (staged == texts.length) {
-      grow();
-    }
-    int j = staged++;
-    texts[j] = null;
-    ports[j] = 0;
-    healths[j] = 0;
-    weights[j] = 1; // unset means 1; an explicit 0 stays 0 (a NACK if the locality counts)
-    hostnames[j] = "";
-    hashKeys[j] = "";
+  /** Reads one {@code LbEndpoint} into {@code e}. */
+  private void lbEndpoint(StagedEndpoint e) throws IOException {
     boolean sawEndpoint = false;
     boolean sawWeight = false;
     boolean sawMetadata = false;
@@ -319,24 +222,25 @@ final class WireEndpointsDecoder {
         break;
       } else if (tag == LB_ENDPOINT) {
         sawEndpoint = once(sawEndpoint);
+        e.kind = AddressKind.NO_ADDRESS;
         int old = enter();
-        endpoint(j);
+        endpoint(e);
         in.popLimit(old);
       } else if (tag == LB_HEALTH_STATUS) {
-        healths[j] = in.readEnum();
+        e.health = in.readEnum();
       } else if (tag == LB_WEIGHT) {
         sawWeight = once(sawWeight);
-        weights[j] = (int) uint32Value();
+        e.weight = uint32Value();
       } else if (tag == LB_METADATA) {
         sawMetadata = once(sawMetadata);
-        hashKeys[j] = EndpointsDecoder.hashKey(readMessage(Metadata.parser(), 2));
+        e.metadata = readMessage(Metadata.parser(), 2);
       } else {
         skip(tag, LB_ENDPOINT_TYPE, 2);
       }
     }
   }
 
-  private void endpoint(int j) throws IOException {
+  private void endpoint(StagedEndpoint e) throws IOException {
     boolean sawAddress = false;
     while (true) {
       int tag = in.readTag();
@@ -345,17 +249,17 @@ final class WireEndpointsDecoder {
       } else if (tag == ENDPOINT_ADDRESS) {
         sawAddress = once(sawAddress);
         int old = enter();
-        address(j);
+        address(e);
         in.popLimit(old);
       } else if (tag == ENDPOINT_HOSTNAME) {
-        hostnames[j] = in.readStringRequireUtf8();
+        e.hostname = in.readStringRequireUtf8();
       } else {
         skip(tag, ENDPOINT_TYPE, 3);
       }
     }
   }
 
-  private void address(int j) throws IOException {
+  private void address(StagedEndpoint e) throws IOException {
     boolean sawSocket = false;
     while (true) {
       int tag = in.readTag();
@@ -364,8 +268,8 @@ final class WireEndpointsDecoder {
       } else if (tag == ADDRESS_SOCKET_ADDRESS) {
         sawSocket = once(sawSocket);
         int old = enter();
-        texts[j] = "";
-        socketAddress(j);
+        e.kind = AddressKind.SOCKET_ADDRESS;
+        socketAddress(e);
         in.popLimit(old);
       } else {
         skip(tag, ADDRESS_TYPE, 4); // pipe, envoy_internal_address: known messages, so a fallback
@@ -373,15 +277,15 @@ final class WireEndpointsDecoder {
     }
   }
 
-  private void socketAddress(int j) throws IOException {
+  private void socketAddress(StagedEndpoint e) throws IOException {
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
         break;
       } else if (tag == SOCKET_ADDRESS) {
-        texts[j] = in.readStringRequireUtf8();
+        e.ip = in.readStringRequireUtf8();
       } else if (tag == SOCKET_PORT_VALUE) {
-        ports[j] = in.readUInt32();
+        e.port = in.readUInt32();
       } else {
         skip(tag, SOCKET_TYPE, 5); // named_port, resolver_name: known strings, so a fallback
       }
@@ -409,32 +313,26 @@ final class WireEndpointsDecoder {
     return new LocalityId(region, zone, subZone);
   }
 
-  /** Reads {@code policy}; adds its drops to {@code drops}, returns the overprovisioning factor. */
-  private int policy(List<DropOverload> drops) throws IOException {
+  private void policy() throws IOException {
     boolean sawFactor = false;
-    long factor = EndpointsUpdate.DEFAULT_OVERPROVISIONING_FACTOR;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
         break;
       } else if (tag == POLICY_DROP_OVERLOADS) {
         int old = enter();
-        drops.add(dropOverload());
+        dropOverload();
         in.popLimit(old);
       } else if (tag == POLICY_OVERPROVISIONING_FACTOR) {
         sawFactor = once(sawFactor);
-        factor = uint32Value();
+        assignment.overprovisioningFactor(uint32Value());
       } else {
         skip(tag, POLICY_TYPE, 1);
       }
     }
-    if (factor > Integer.MAX_VALUE) {
-      throw Fallback.INSTANCE;
-    }
-    return (int) factor;
   }
 
-  private DropOverload dropOverload() throws IOException {
+  private void dropOverload() throws IOException {
     String category = "";
     boolean sawPercentage = false;
     long numerator = 0;
@@ -465,11 +363,7 @@ final class WireEndpointsDecoder {
         skip(tag, DROP_TYPE, 2);
       }
     }
-    long ppm = numerator * EndpointsDecoder.perMillionFactor(denominator);
-    if (ppm < 0) {
-      throw Fallback.INSTANCE; // an unknown denominator (-1): a NACK
-    }
-    return new DropOverload(category, (int) Math.min(ppm, DropOverload.MILLION));
+    assignment.dropOverload(category, numerator, denominator);
   }
 
   /**
@@ -558,19 +452,6 @@ final class WireEndpointsDecoder {
         return !field.isRepeated();
     }
   }
-
-  private void grow() {
-    int n = texts.length * 2;
-    texts = Arrays.copyOf(texts, n);
-    ports = Arrays.copyOf(ports, n);
-    healths = Arrays.copyOf(healths, n);
-    weights = Arrays.copyOf(weights, n);
-    hostnames = Arrays.copyOf(hostnames, n);
-    hashKeys = Arrays.copyOf(hashKeys, n);
-  }
-
-  /** The key of the "once per priority" rule. */
-  private record PriorityLocality(long priority, LocalityId id) {}
 
   /** Thrown to abandon the fast path; preallocated and without a stack trace, it costs nothing. */
   private static final class Fallback extends RuntimeException {
