@@ -15,17 +15,16 @@ import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.TestPki;
 import io.jxds.testing.XdsResources;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's TLS snippet ({@link TlsCluster}) against a control plane whose cluster asks for
- * mutual TLS (gRFC A29), with the bootstrap the README shows, and the README shows it verbatim.
+ * The TLS snippet of docs/tls.md ({@link TlsCluster}) against a control plane whose cluster asks
+ * for mutual TLS (gRFC A29), with the bootstrap that page shows; the page shows the snippet
+ * verbatim ({@link DocSnippetsTest}).
  */
 class TlsClusterTest {
   @TempDir Path dir;
@@ -86,14 +85,5 @@ class TlsClusterTest {
 
     assertThat(ClientCalls.blockingUnaryCall(channel, DemoBackends.HEALTH_CHECK,
         CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[0])).containsExactly(0x08, 0x01);
-  }
-
-  @Test
-  void readmeShowsTheSnippetVerbatim() throws Exception {
-    List<String> source = Files.readAllLines(Path.of("src/test/java/io/jxds/examples/TlsCluster.java"));
-    List<String> snippet = source.subList(source.indexOf("// README:begin") + 1, source.indexOf("// README:end"));
-    String readme = Files.readString(Path.of("../README.md"));
-
-    assertThat(readme).contains(String.join("\n", snippet));
   }
 }
