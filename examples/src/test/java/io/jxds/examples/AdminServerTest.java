@@ -32,9 +32,10 @@ class AdminServerTest {
     FutureWatcher<ClusterUpdate> watcher = new FutureWatcher<>();
     Server admin = AdminServer.start(
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0), InsecureServerCredentials.create()));
-    try (DefaultXdsClient client = XdsClientBuilder.forTarget(bed.ads().serverUri(), InsecureChannelCredentials.create())
-        .node(Node.newBuilder().setId("csds-example").build())
-        .build()) {
+    try (DefaultXdsClient client =
+        XdsClientBuilder.forTarget(bed.ads().serverUri(), InsecureChannelCredentials.create())
+            .node(Node.newBuilder().setId("csds-example").build())
+            .build()) {
       client.watchCluster("payments", watcher, Runnable::run);
       watcher.value.get(10, TimeUnit.SECONDS);
 

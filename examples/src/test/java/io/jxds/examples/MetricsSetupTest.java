@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Clients made as docs/operating.md shows ({@link MetricsSetup}) record into the OpenTelemetry given. */
 class MetricsSetupTest {
   @RegisterExtension final XdsTestBed bed = new XdsTestBed(); // the pool's bootstrap, per test
+  private static final String VALID_UPDATES = "grpc.xds_client.resource_updates_valid";
   private final InMemoryMetrics metrics = new InMemoryMetrics();
 
   @BeforeEach
@@ -53,11 +54,11 @@ class MetricsSetupTest {
   }
 
   private void awaitOneValidUpdate() {
-    Poll.until(() -> "one valid resource update counted, got " + metrics.points("grpc.xds_client.resource_updates_valid"),
+    Poll.until(() -> "one valid resource update counted, got " + metrics.points(VALID_UPDATES),
         Poll.DEFAULT_TIMEOUT, () -> validUpdates() == 1);
   }
 
   private long validUpdates() {
-    return metrics.points("grpc.xds_client.resource_updates_valid").values().stream().mapToLong(Long::longValue).sum();
+    return metrics.points(VALID_UPDATES).values().stream().mapToLong(Long::longValue).sum();
   }
 }

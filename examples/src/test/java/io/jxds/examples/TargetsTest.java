@@ -19,7 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The targets docs/configuration.md shows ({@link Targets}) route real RPCs through the control plane. */
+/**
+ * The targets docs/configuration.md shows ({@link Targets}) route real RPCs through the control
+ * plane, with the bootstrap that page shows.
+ */
 class TargetsTest {
   private final FakeAdsServer ads = FakeAdsServer.loopback();
   private final DemoBackends backends = new DemoBackends();
@@ -33,8 +36,10 @@ class TargetsTest {
     ads.setEndpoints(XdsResources.endpoints("payments")
         .locality("r", "z", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("a"), HEALTHY))
         .build());
+    // docs/configuration.md's bootstrap, pointed at this control plane.
+    String bootstrap = DocSnippet.read("docs/configuration.md", "bootstrap.json");
     System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY,
-        ads.bootstrap().jxdsOption("client_retention", "0s").build());
+        DocSnippet.withoutRetention(DocSnippet.replace(bootstrap, "xds.example.com:18000", ads.serverUri())));
   }
 
   @AfterEach
