@@ -16,6 +16,7 @@ import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.LiveClients;
 import io.jxds.client.internal.cache.ResourceCache;
+import io.jxds.client.internal.cache.ServerId;
 import io.jxds.client.internal.cache.WatcherRegistration;
 import io.jxds.client.internal.lrs.LoadReportClient;
 import io.jxds.client.internal.lrs.LoadStatsStore;
@@ -103,7 +104,7 @@ public final class DefaultXdsClient implements XdsClient {
    * @param telemetry where metrics go
    */
   DefaultXdsClient(
-      List<AdsServer> servers,
+      List<AdsServer> adsServers,
       Map<String, FileWatcherProvider> certificateProviders,
       Node node,
       Duration resourceTimeout,
@@ -119,7 +120,7 @@ public final class DefaultXdsClient implements XdsClient {
       Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
-    this.transports = servers.stream().map(AdsServer::transport).toList();
+    this.transports = adsServers.stream().map(AdsServer::transport).toList();
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;
@@ -127,6 +128,14 @@ public final class DefaultXdsClient implements XdsClient {
         new SynchronizationContext(
             (thread, e) -> log.error("bug: uncaught exception in xDS client (node id \"{}\")", nodeId, e));
     this.status = new XdsClientStatus(false, nodeId, List.of());
+    // Metrics, load reports and CSDS name the primary server (the first of xds_servers): load
+    // reports go to it (lrs_server "self"), and A78 labels a client's metrics by one server.
+    String primaryTarget = transports.get(0).target();
+    this.telemetry = telemetry;
+    this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
+    // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve. Built
+    // first, so that the cache has it from the start; the controllers then get the cache.
+    this.servers = new ServerChain(syncContext);
     this.cache =
         new ResourceCache(
             nodeId,
@@ -137,49 +146,14 @@ public final class DefaultXdsClient implements XdsClient {
             scheduler,
             clock,
             ticker,
-            new ResourceCache.Listener() {
-              @Override
-              public void subscriptionsChanged(String typeUrl, String name) {
-                DefaultXdsClient.this.servers.subscriptionsChanged(typeUrl, name);
-              }
-
-              @Override
-              public boolean stateOfTheWorld() {
-                return DefaultXdsClient.this.servers.stateOfTheWorld();
-              }
-
-              @Override
-              public boolean streamReady() {
-                return DefaultXdsClient.this.servers.isReady();
-              }
-
-              @Override
-              public void stateChanged() {
-                publishStatus();
-              }
-
-              @Override
-              public void publishStatusNow() {
-                rebuildStatus();
-              }
-
-              @Override
-              public void resourcesValidated(String typeUrl, int valid, int invalid) {
-                metrics.resourceUpdates(typeUrl, valid, invalid);
-              }
-
-              @Override
-              public void serverFailed() {
-                metrics.serverFailure();
-              }
-            });
-    // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve.
-    this.servers = new ServerChain();
+            servers,
+            new CacheListener());
     List<AdsStreamController> controllers = new ArrayList<>();
-    for (AdsServer server : servers) {
+    for (int i = 0; i < adsServers.size(); i++) {
+      AdsServer server = adsServers.get(i);
       controllers.add(new AdsStreamController(
-          server.transport(),
-          server.delta(),
+          new ServerId(i, server.transport().target()),
+          server,
           cache,
           node,
           nodeOnFirstRequestOnly,
@@ -187,14 +161,9 @@ public final class DefaultXdsClient implements XdsClient {
           scheduler,
           ticker,
           random,
-          this.servers));
+          servers));
     }
-    this.servers.start(controllers, cache, this::publishStatus);
-    // Metrics, load reports and CSDS name the primary server (the first of xds_servers): load
-    // reports go to it (lrs_server "self"), and A78 labels a client's metrics by one server.
-    String primaryTarget = transports.get(0).target();
-    this.telemetry = telemetry;
-    this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
+    servers.start(controllers, cache, this::publishStatus);
     this.loadReports =
         new LoadReportClient(lrsChannel, primaryTarget, node, syncContext, scheduler, ticker, random);
     this.liveClientId = LiveClients.register(new LiveClients.Client() {
@@ -392,6 +361,29 @@ public final class DefaultXdsClient implements XdsClient {
   private void rebuildStatus() {
     if (!closed.get()) {
       status = new XdsClientStatus(servers.isConnected(), nodeId, cache.statuses());
+    }
+  }
+
+  /** What the cache tells the client: status snapshots and metrics. */
+  private final class CacheListener implements ResourceCache.Listener {
+    @Override
+    public void stateChanged() {
+      publishStatus();
+    }
+
+    @Override
+    public void publishStatusNow() {
+      rebuildStatus();
+    }
+
+    @Override
+    public void resourcesValidated(String typeUrl, int valid, int invalid) {
+      metrics.resourceUpdates(typeUrl, valid, invalid);
+    }
+
+    @Override
+    public void serverFailed() {
+      metrics.serverFailure();
     }
   }
 

@@ -148,7 +148,7 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * How long a subscribed resource may stay unanswered before it does not exist (default 15 s).
+   * How long a watched resource may stay unanswered before it does not exist (default 15 s).
    *
    * @param timeout positive
    * @return this builder
@@ -164,11 +164,11 @@ public final class XdsClientBuilder {
 
   /**
    * How long the value of a resource stays cached after its last watcher left (default 5 min;
-   * zero: forgotten at once). Its name leaves the ADS subscription at once either way (the next
-   * request of its type leaves it out; the last names of a type stay in the request that named
-   * them until another request of the type or a new stream replaces it); a watcher that comes
-   * back within this time gets the cached value at once, even with the control plane away, and
-   * the name is subscribed again.
+   * zero: forgotten at once). Its name leaves the wire at once either way (the next request of
+   * its type leaves it out; the last name of a type stays in the request that named it until
+   * another request of the type or a new stream replaces it); a watcher that comes back within
+   * this time gets the cached value at once, even with the control plane away, and the name is
+   * requested again.
    *
    * @param retention zero or positive
    * @return this builder

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * kept: a client whose count has been zero that long is closed, with its stream, timers and
  * channel (re-acquired before that, it comes back with its cache and its stream), and inside a
  * client the value of a resource whose last watcher left stays cached that long (its name leaves
- * the ADS subscription at once). Every client's timers run on one daemon thread the pool owns.
+ * the wire at once). Every client's timers run on one daemon thread the pool owns.
  */
 @NullMarked // with the package once DefaultXdsClient is annotated
 public final class XdsClientPool {

@@ -382,4 +382,27 @@ class DeltaProtocolTest {
 
     assertThat(again.events()).hasSize(1).allMatch(e -> e instanceof Update<?>);
   }
+
+  /**
+   * A wildcard server deleted a retained value and then sent it again while nobody watched it:
+   * the second is the newest the client knows. Watched again before the next stream, it is served
+   * (not the older absence), and the next stream names its version in initial_resource_versions,
+   * so that server tells the client of any later change or removal.
+   */
+  @Test
+  void resourceReAddedWhileRetainedIsServedWhenWatchedBeforeTheNextStream() {
+    ScriptedDeltaCall call = watchedThenRetained("a");
+    call.respond(response(CLUSTER_TYPE_URL, "n2", List.of(), "a"));
+    call.respond(response(CLUSTER_TYPE_URL, "n3", List.of(cluster("a", "2"))));
+    call.close(Status.UNAVAILABLE);
+
+    RecordingWatcher<TestCluster> again = watchCluster("a"); // while no stream is up
+    assertThat(again.events()).hasSize(1).allMatch(e -> e instanceof Update<?>);
+
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+    assertThat(next.lastRequest().getInitialResourceVersionsMap()).isEqualTo(Map.of("a", "2"));
+    clock.forwardTime(20, TimeUnit.SECONDS);
+    assertThat(again.events()).hasSize(1);
+  }
 }

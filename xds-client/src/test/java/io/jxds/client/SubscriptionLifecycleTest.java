@@ -61,6 +61,10 @@ class SubscriptionLifecycleTest {
     return XdsResources.cluster(name).buildAny();
   }
 
+  private static Any invalidCluster(String name) {
+    return XdsResources.cluster(name).edsConfigPath("/etc/eds.yaml").buildAny();
+  }
+
   private static Any cluster(String name, String edsServiceName) {
     return XdsResources.cluster(name).edsServiceName(edsServiceName).buildAny();
   }
@@ -156,6 +160,27 @@ class SubscriptionLifecycleTest {
     RecordingWatcher<TestCluster> again = watchCluster("a");
     assertThat(again.events()).containsExactly(new Update<>(new TestCluster("a", "")));
     assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a", "b");
+  }
+
+  @Test
+  void nameForgottenWhenItsHoldEndsStaysOnTheWireWhenWatchedAgain() {
+    WatchHandle a = watchCluster("a", new RecordingWatcher<>());
+    ScriptedCall call = transport.last().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "1", "n1")); // answers the request naming "a": no "a"
+    a.cancel(); // the type's last name: held, and its absence retained for the retention time
+    // A NACK of the held name leaves nothing to retain: the hold's end forgets it.
+    call.respond(response(CLUSTER_TYPE_URL, "2", "n2", invalidCluster("a")));
+    watchCluster("b");
+    RecordingWatcher<TestCluster> again = watchCluster("a");
+    call.respond(response(CLUSTER_TYPE_URL, "3", "n3", cluster("a"), cluster("b")));
+
+    clock.forwardTime(5, TimeUnit.MINUTES); // the retention time "a" had while held is over
+    watchCluster("c");
+
+    assertThat(call.lastRequest().getResourceNamesList()).containsExactly("a", "b", "c");
+    assertThat(status("a")).isPresent();
+    call.respond(response(CLUSTER_TYPE_URL, "4", "n4", cluster("a", "changed"), cluster("b"), cluster("c")));
+    assertThat(again.last()).isEqualTo(new Update<>(new TestCluster("a", "changed")));
   }
 
   @Test

@@ -17,11 +17,11 @@ import java.util.Objects;
  * @param servers the {@code xds_servers}, in order; never empty (jxds talks to the first one, and to
  *     the next ones as fallbacks, gRFC A71)
  * @param node the {@code node} this client identifies itself as
- * @param resourceTimeout {@code jxds.resource_timeout}: how long a subscribed resource may stay
+ * @param resourceTimeout {@code jxds.resource_timeout}: how long a watched resource may stay
  *     unanswered before it is declared not to exist (default 15 s)
  * @param clientRetention {@code jxds.client_retention}: how long what nobody uses is kept (default
  *     5 min; zero means not at all): a pooled client nobody holds, with its stream and cache, and
- *     the cached value of a resource nobody watches (whose name leaves the subscription at once)
+ *     the cached value of a resource nobody watches (whose name leaves the wire at once)
  * @param certificateProviders {@code certificate_providers} (gRFC A29) by instance name: what a
  *     cluster's TLS context may refer to
  */

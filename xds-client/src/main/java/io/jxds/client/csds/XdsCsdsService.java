@@ -19,7 +19,7 @@ import io.grpc.stub.StreamObserver;
  *
  * <p>Each live client (built with {@code XdsClientBuilder} or shared by {@code XdsClientPool}, not
  * yet closed) is one {@code ClientConfig}: its {@code node}, its control plane's target as {@code
- * client_scope}, and per subscribed resource one {@code GenericXdsConfig} with the type URL, name,
+ * client_scope}, and per watched resource one {@code GenericXdsConfig} with the type URL, name,
  * version, {@code client_status} (REQUESTED, ACKED, NACKED or DOES_NOT_EXIST), last update time,
  * the resource as received, and for a NACK the {@code error_state} (rejected version, when, why).
  * Both methods answer from the clients' latest snapshots without waiting for them.

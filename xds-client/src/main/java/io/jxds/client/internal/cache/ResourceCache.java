@@ -3,98 +3,71 @@ package io.jxds.client.internal.cache;
 import com.google.protobuf.Any;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
-import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
-import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceWatcher;
-import io.jxds.api.XdsResourceException;
-import io.jxds.api.internal.ResourceDecoding;
-import io.jxds.api.internal.UnpackedResource;
 import io.jxds.client.internal.DurationFormat;
+import io.jxds.client.internal.cache.ResourceEntry.Wire;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every resource of one client, by type and name, with its watchers, cached value, version, state
- * and timers. All methods run on the client's {@link SynchronizationContext}.
+ * Every resource of one client, by type and name: where each name is on the wire and what is
+ * known about it (ARCHITECTURE.md, "Glossary"; {@link ResourceEntry}), the watchers, and the rules
+ * that move them. Every public method runs on the client's {@link SynchronizationContext}, and
+ * checks that it does.
  *
- * <p>Rules implemented here:
- * <ul>
- *   <li>gRFC A46: resources nobody subscribed are skipped without validation; a valid resource in
- *       a NACKed response still applies; an {@code Any} that cannot be decoded is an error naming
- *       its index.
- *   <li>Watchers hear only real changes ({@code equals} on the model value); the version and the
- *       update time advance anyway.
- *   <li>State-of-the-world types ({@link ResourceType#absenceMeansDeletion()}): a name with
- *       nothing cached that is missing from the response answering the request naming it does
- *       not exist (which response answers which request: AnsweredRequest, in the stream
- *       package). A name with a value missing from a response was deleted, unless its
- *       does-not-exist timer is still pending (too early to tell), the server has {@code
- *       ignore_resource_deletion} (gRFC A53: keep it, warn once), the response holds an {@code
- *       Any} whose name cannot be read (it may be the missing one), or it is the stream's first
- *       response of the type (a restarted control plane may not have its whole state yet). In
- *       that last case the deletion is postponed, not dropped: it is concluded once the name has
- *       been missing for the resource timeout, counted from when it was first seen missing
- *       (across streams), by a timer or by the next response that still lacks it.
- *   <li>Does-not-exist timer: armed by {@link #startTimers} once the request is on a ready stream,
- *       for subscribed names still waiting for an answer since they were (re)subscribed; stopped
- *       by data, a NACK, an absence, the last cancel or a stream close (gRFC A57).
- *   <li>On the wire is what is watched: a name whose last watcher leaves is left out of the next
- *       request of its type at once. Its cached value is retained (off the wire, out of {@code
- *       status()}, untouched by responses and timers) for the cache retention time: a watcher
- *       that comes back within it gets the value at once, even with the control plane away, and
- *       the name is requested again.
- *   <li>Except for the last names of a type: no request says "nothing" to every server (see
- *       AdsStreamController), so none is sent and the last one stands. Its names are held: the
- *       server still answers for them, so responses keep applying to them and are ACKed with
- *       them, and a watcher coming back finds data as current as the server believes it is (a
- *       server that never saw the name leave would not send it again). The hold ends when a name
- *       of the type is watched (the next request replaces the standing one) or the stream ends;
- *       held names then become retained or are forgotten.
- *   <li>Delta responses ({@link #handleDeltaResponse}): a name left out is unchanged, {@code
- *       removed_resources} deletes (a retained value too), each resource has its own version, and
- *       nothing is held (the stream unsubscribes names explicitly). Resources a wildcard server
- *       sends for names nobody watches are kept undecoded and applied when the name is watched. A
- *       value is current while the stream that sent it, or was told of it in {@code
- *       initial_resource_versions}, lives ({@link #deltaStreamEnded}); a retained value watched
- *       again after that must be sent again within the resource timeout, or it does not exist.
- *   <li>A watcher of a name without data added while the ADS stream is failing hears the
- *       stream's error at once, not only at the next failed attempt (up to 120 s later).
- * </ul>
+ * <p>Watching (this class): on the wire is what is watched. A name whose last watcher leaves is
+ * left out of the next request of its type at once, and its value or absence is retained (off
+ * the wire, out of {@code status()}, untouched by responses and timers, save a delta {@code
+ * removed_resources}) for the cache retention time: a watcher that comes back within it is told
+ * at once, even with the control plane away, and the name is requested again. Except for the last
+ * name of a type on a state-of-the-world stream: no request says "nothing" to every server, so
+ * none is sent and the last one stands. Its name is held: the server still answers for it, so
+ * responses keep applying to it and are ACKed with it, and a watcher coming back finds data as
+ * current as the server believes it is. The hold ends when a name of the type is watched (the next
+ * request replaces the standing one) or the stream ends. A watcher of a name without data added
+ * while the ADS stream is failing hears the stream's error at once, not only at the next failed
+ * attempt (up to 120 s later).
+ *
+ * <p>The other rules live beside it, one class each: {@link AppliedResponse} (gRFC A46: validating
+ * and caching a response's resources), {@link AbsenceRules} (absence, deletions and the
+ * does-not-exist timer), {@link DeltaResponses} (delta xDS: removals, resources kept for a later
+ * watch, values that do not outlive their stream), {@link WatcherDelivery} (when watchers hear
+ * what), {@link TypeCache} (the names on the wire, derived from the entries).
  */
 public final class ResourceCache {
   private static final Logger log = LoggerFactory.getLogger(ResourceCache.class);
 
-  /** What the cache needs from the client around it. */
-  public interface Listener {
-    /** A name of a type was subscribed or unsubscribed: send a request. */
-    void subscriptionsChanged(String typeUrl, String name);
+  /** The servers that carry the cache's requests: the client's {@code ServerChain}. */
+  public interface Servers {
+    /** A name of a type went on or off the wire: send a request. */
+    void wireChanged(String typeUrl, String name);
 
     /**
-     * Whether the stream speaks state of the world, where the last names of a type are held (see
-     * the class comment) and a missing name can mean a deletion; delta xDS unsubscribes names
-     * explicitly and deletes with {@code removed_resources}.
+     * Whether the serving stream speaks state of the world, where the last name of a type is held
+     * and a missing name can mean a deletion; delta xDS unsubscribes names explicitly and deletes
+     * with {@code removed_resources}.
      */
     boolean stateOfTheWorld();
 
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
+  }
 
+  /** What the cache tells the client around it: status snapshots and metrics. */
+  public interface Listener {
     /** Something visible in {@code status()} changed; the new snapshot may come a little later. */
     void stateChanged();
 
@@ -115,42 +88,32 @@ public final class ResourceCache {
     default void serverFailed() {}
   }
 
-  /** A watcher callback produced by the operation in progress, handed out by {@link #dispatch()}. */
-  private record Pending<T>(WatcherRegistration<T> registration, Consumer<ResourceWatcher<T>> action,
-      CallbackTracker tracker) {
-    void deliver() {
-      registration.deliver(action, tracker);
-    }
-  }
-
   /** The error of the last ADS stream that failed before any response, with its cause. */
   private record ConnectionFailure(String detail, Throwable cause) {}
 
-  private final String nodeId;
-  private final Duration resourceTimeout;
   private final Duration cacheRetention;
-  private final boolean ignoreResourceDeletion;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
   private final Clock clock;
-  private final LongSupplier nanoTicker;
+  private final Servers servers;
   private final Listener listener;
+  private final WatcherDelivery delivery;
+  private final AbsenceRules absence;
+  private final DeltaResponses delta;
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
+  /** Numbers the responses applied (and kept delta resources): see {@code AppliedResponse.sequence}. */
   private long responseSequence;
-  /** Callbacks of the operation in progress; see {@link #dispatch()}. */
-  private List<Pending<?>> pending = new ArrayList<>();
-  /** Callbacks of the turn's operations, handed out at its end; see {@link #handOut()}. */
-  private List<Pending<?>> handOut = new ArrayList<>();
-  private boolean handOutQueued;
   /** Set while the ADS stream is failing: from a stream failure to the next response. */
   private ConnectionFailure connectionFailure;
   private boolean shutdown;
 
   /**
+   * @param resourceTimeout how long a watched name may await its answer (the does-not-exist timer)
    * @param cacheRetention how long the value of a resource nobody watches stays cached (off the
    *     wire); zero forgets it at once
+   * @param ignoreResourceDeletion gRFC A53: the server's {@code ignore_resource_deletion}
    * @param clock stamps update times
-   * @param nanoTicker monotonic time, in nanoseconds, for how long a resource has been missing
+   * @param nanoTicker monotonic time, in nanoseconds, for how long a deletion has been postponed
    */
   public ResourceCache(
       String nodeId,
@@ -161,166 +124,117 @@ public final class ResourceCache {
       ScheduledExecutorService scheduler,
       Clock clock,
       LongSupplier nanoTicker,
+      Servers servers,
       Listener listener) {
-    this.nodeId = nodeId;
-    this.resourceTimeout = resourceTimeout;
     this.cacheRetention = cacheRetention;
-    this.ignoreResourceDeletion = ignoreResourceDeletion;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
     this.clock = clock;
-    this.nanoTicker = nanoTicker;
+    this.servers = servers;
     this.listener = listener;
+    this.delivery = new WatcherDelivery(nodeId, syncContext, listener::stateChanged, listener::publishStatusNow);
+    this.absence =
+        new AbsenceRules(resourceTimeout, ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
+    this.delta = new DeltaResponses(clock, () -> ++responseSequence, delivery, absence);
   }
 
   /** Adds a watcher; a cached value, absence or error reaches it at once, on its executor. */
   public <T> void addWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || registration.isCancelled()) {
       return;
     }
-    TypeCache<T> typeCache = typeCache(type);
-    ResourceEntry<T> entry = typeCache.entries.get(name);
-    boolean nameAdded = entry == null || !entry.subscribed();
+    TypeCache<T> t = typeCache(type);
+    ResourceEntry<T> entry = t.get(name);
+    boolean wentOnWire = entry == null || !entry.watched();
     if (entry == null) {
-      entry = new ResourceEntry<>(typeCache, name);
-      typeCache.add(entry);
-    } else if (typeCache.isHeld(name)) {
-      entry.cancelRetentionTimer(); // never left the wire: its state is current
-      typeCache.subscribe(entry);
-    } else if (!entry.subscribed()) {
+      entry = t.create(name);
+    } else if (entry.wire() == Wire.HELD) {
+      entry.watchAgainWhileHeld(t.nextMark());
+    } else if (entry.wire() == Wire.RETAINED) {
       // Delta versions are per resource: the retained value is at the version the client ACKed,
       // and a live stream that sent it need not send it again (java-control-plane does not). A
       // value whose stream has ended must be sent again by the server now serving, which was not
-      // told the client holds it: until then it is only REQUESTED (see onDoesNotExistTimer).
-      entry.resubscribe(listener.stateOfTheWorld() ? typeCache.acceptedVersion()
-          : entry.vouched() ? entry.version() : "");
-      typeCache.subscribe(entry);
+      // told the client holds it: until then it is unconfirmed (see AbsenceRules).
+      entry.watchAgain(servers.stateOfTheWorld() ? t.acceptedVersion() : entry.vouched() ? entry.version() : "",
+          t.nextMark());
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
-    if (nameAdded) {
-      entry.subscribedAt(typeCache.nextSubscriptionMark());
-    }
-    entry.watchers.add(registration);
-    int queued = pending.size();
-    TypeCache.Kept kept = typeCache.takeUnwatched(name);
-    boolean told = false;
-    if (kept != null) {
-      // Sent earlier by a delta server that will not send it again (see applyDelta).
-      Applying applying = new Applying(++responseSequence, clock.instant(), null, kept.server(), kept.stream());
-      applyResource(typeCache, kept.resource().getResource(), 0, kept.resource().getVersion(), applying);
-      // A valid kept value that changed reached the watcher as an update. A rejected one reached
-      // it as an error only: the last good value, told below, goes ahead of that error.
-      told = applying.valid > 0 && pending.size() > queued;
-    }
-    boolean errorQueued = !told && pending.size() > queued;
-    if (typeCache.holding()) {
-      releaseHold(typeCache); // the request this watch sends replaces the standing one
-    }
-    if (entry.value() == null
-        && !entry.absent()
-        && entry.lastErrorStatus() == null
-        && connectionFailure != null) {
+    entry.addWatcher(registration);
+    int queued = delivery.pendingCount();
+    boolean told = delta.applyKept(t, name); // a delta server sent it before it was watched
+    // A valid kept value that changed reached the watcher as an update. A rejected one reached it
+    // as an error only: the last good value, told below, goes ahead of that error.
+    boolean errorQueued = !told && delivery.pendingCount() > queued;
+    t.releaseHold(); // the request this watch sends replaces the standing one
+    if (entry.value() == null && !entry.absent() && entry.error() == null && connectionFailure != null) {
       // The stream is failing: the next attempt may be minutes away, and the watcher's channel
       // should fail fast with the reason rather than hang until then (told just below).
-      recordStreamFailure(entry, connectionFailure);
+      streamFailed(entry, connectionFailure);
     }
-    Consumer<ResourceWatcher<T>> state = null;
+    Consumer<ResourceWatcher<T>> tell = null;
     if (told) {
       // nothing more to say
     } else if (entry.value() != null) {
       T value = entry.value();
-      state = w -> w.onUpdate(value);
+      tell = w -> w.onUpdate(value);
     } else if (entry.absent()) {
-      String n = entry.name;
-      state = w -> w.onResourceDoesNotExist(n);
-    } else if (entry.lastErrorStatus() != null && !errorQueued) {
-      Status error = entry.lastErrorStatus();
-      state = w -> w.onError(error);
+      tell = w -> w.onResourceDoesNotExist(name);
+    } else if (entry.error() != null && !errorQueued) {
+      Status error = entry.error();
+      tell = w -> w.onError(error);
     }
-    if (state != null) {
-      pending.add(queued, new Pending<>(registration, state, null)); // ahead of a kept value's rejection
+    if (tell != null) {
+      delivery.tellNewWatcher(queued, registration, tell); // ahead of a kept value's rejection
     }
-    if (nameAdded) {
-      listener.subscriptionsChanged(type.typeUrl(), name);
-    } else if (listener.streamReady()) {
-      startTimer(entry);
+    if (wentOnWire) {
+      servers.wireChanged(type.typeUrl(), name);
+    } else if (servers.streamReady()) {
+      absence.armDoesNotExistTimer(entry);
     }
-    dispatch();
+    delivery.dispatch();
   }
 
   /**
-   * Removes a watcher. The last one leaving takes the name out of the next request of its type,
-   * or holds it if it was the type's last name, and keeps its value, if any, for the cache
-   * retention time.
+   * Removes a watcher. The last one leaving takes the name off the wire (or holds it, if it was
+   * its type's last name on a state-of-the-world stream) and retains its value or absence, if
+   * any, for the cache retention time.
    */
   public <T> void removeWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
-    TypeCache<?> typeCache = types.get(type.typeUrl());
-    if (shutdown || typeCache == null) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    TypeCache<?> t = types.get(type.typeUrl());
+    if (shutdown || t == null) {
       return;
     }
-    ResourceEntry<?> entry = typeCache.entries.get(name);
-    if (entry == null || !entry.watchers.remove(registration) || entry.subscribed()) {
+    ResourceEntry<?> entry = t.get(name);
+    if (entry == null || !entry.removeWatcher(registration) || entry.hasWatchers()) {
       return;
     }
-    entry.unsubscribe();
-    typeCache.unsubscribe(entry);
     if (entry.clearIgnoredDeletion()) {
-      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", entry.type.shortName(),
-          entry.name);
+      log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", type.shortName(), name);
     }
-    boolean held = !typeCache.hasSubscriptions() && listener.stateOfTheWorld();
-    if (held) {
-      // The last name of its type: no request is sent, so the one naming it stands.
-      typeCache.hold(List.of(entry.name));
-    }
-    // A known absence is retained like a value: a channel that wakes on a deleted cluster should
+    // The last name of its type: no request is sent, so the one naming it stands.
+    boolean hold = t.watchedCount() == 1 && servers.stateOfTheWorld();
+    // An absence is retained like a value: a channel that wakes on a deleted cluster should
     // fail at once with "does not exist", not wait out the resource timeout again.
-    if (entry.known() && !cacheRetention.isZero()) {
-      ResourceEntry<?> retained = entry;
-      entry.retentionStarted(
-          syncContext.schedule(
-              () -> {
-                retained.retentionTimerFired();
-                if (!retained.onWire()) {
-                  typeCache.remove(retained);
-                  log.debug("{} resource \"{}\" dropped from the cache", retained.type.shortName(), retained.name);
-                }
-              },
-              cacheRetention.toNanos(),
-              TimeUnit.NANOSECONDS,
-              scheduler));
-      log.debug("{} resource \"{}\" unwatched; its value stays cached for {}", entry.type.shortName(), entry.name,
+    boolean retain = entry.cached() && !cacheRetention.isZero();
+    entry.unwatch(hold, cacheRetention);
+    if (retain) {
+      log.debug("{} resource \"{}\" unwatched; retained for {}", type.shortName(), name,
           DurationFormat.format(cacheRetention));
-    } else if (!held) {
-      typeCache.remove(entry);
-      log.debug("{} resource \"{}\" unwatched", entry.type.shortName(), entry.name);
+    } else if (!hold) {
+      log.debug("{} resource \"{}\" unwatched", type.shortName(), name);
     }
-    listener.subscriptionsChanged(typeCache.type.typeUrl(), name);
+    servers.wireChanged(type.typeUrl(), name);
     listener.stateChanged();
   }
 
-  /**
-   * The standing request of a type is replaced or gone: its held names leave the wire. Those
-   * with a value or a known absence still within the cache retention time stay retained; the rest
-   * are forgotten.
-   */
-  private void releaseHold(TypeCache<?> typeCache) {
-    for (String name : typeCache.releaseHold()) {
-      ResourceEntry<?> entry = typeCache.entries.get(name);
-      if (entry != null && !entry.subscribed()) {
-        entry.unsubscribe();
-        if (!entry.known() || !entry.retained()) {
-          typeCache.remove(entry);
-        }
-      }
-    }
-  }
-
   /** Type URLs with at least one watched name, in order. */
-  public List<String> subscribedTypeUrls() {
+  public List<String> watchedTypeUrls() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     List<String> out = new ArrayList<>(types.size());
     for (TypeCache<?> t : types.values()) {
-      if (t.hasSubscriptions()) {
+      if (t.hasWatched()) {
         out.add(t.type.typeUrl());
       }
     }
@@ -329,170 +243,120 @@ public final class ResourceCache {
 
   /**
    * The names of a type on the wire, sorted (a request's or an ACK's {@code resource_names}): the
-   * watched ones, or while none is watched the held ones. A live read-only view.
+   * watched ones, or while none is watched the held one. A read-only view, valid until the sync
+   * context's task ends.
    */
-  public List<String> subscribedNames(String typeUrl) {
+  public List<String> wireNames(String typeUrl) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
     return t == null ? List.of() : t.wireNames();
   }
 
   /**
-   * Whether any name of this type is watched. When none is, no request for the type is sent: an
-   * empty {@code resource_names} does not mean "nothing" to every server (see the class comment).
+   * Whether any name of this type is watched. When none is, no state-of-the-world request for the
+   * type is sent: an empty {@code resource_names} does not mean "nothing" to every server.
    */
-  public boolean isSubscribed(String typeUrl) {
+  public boolean hasWatched(String typeUrl) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    return t != null && t.hasSubscriptions();
+    return t != null && t.hasWatched();
   }
 
-  /** Whether {@code name} of this type has a watcher (delta: whether the server should track it). */
+  /** Whether {@code name} of this type is watched (delta: whether the server should track it). */
   public boolean isWatched(String typeUrl, String name) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    ResourceEntry<?> entry = t == null ? null : t.entries.get(name);
-    return entry != null && entry.subscribed();
+    ResourceEntry<?> entry = t == null ? null : t.get(name);
+    return entry != null && entry.watched();
   }
 
   /**
-   * The version of every watched name of this type whose cached value came from {@code source}:
-   * a new delta stream's {@code initial_resource_versions} (a version from another server means
-   * nothing to this one). Told so, {@code stream} would send a change or removal of each: it
-   * vouches for them.
+   * The latest wire mark of this type: a request written now names every watched name whose mark
+   * is at most this (see {@link #handleResponse}'s {@code answeredMark}).
    */
-  public Map<String, String> cachedVersions(String typeUrl, Object source, Object stream) {
+  public long wireMark(String typeUrl) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    Map<String, String> out = new HashMap<>();
-    if (t != null) {
-      for (String name : t.subscribedNames()) {
-        ResourceEntry<?> entry = t.entries.get(name);
-        if (entry.value() != null && !entry.version().isEmpty() && entry.source() == source) {
-          out.put(name, entry.version());
-          entry.vouchedBy(stream);
-        }
-      }
-    }
+    return t == null ? 0 : t.mark();
+  }
+
+  /**
+   * The version of every watched name of this type whose cached value came from {@code stream}'s
+   * server: a new delta stream's {@code initial_resource_versions} (a version from another server
+   * means nothing to this one). Told so, {@code stream} would send a change or removal of each:
+   * it vouches for them.
+   */
+  public Map<String, String> cachedVersions(String typeUrl, StreamId stream) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    TypeCache<?> t = types.get(typeUrl);
+    Map<String, String> out = t == null ? Map.of() : delta.cachedVersions(t, stream);
     if (!out.isEmpty()) {
-      listener.stateChanged(); // a value watched again may be ACKED now
+      listener.stateChanged(); // a value watched again may be confirmed now
     }
     return out;
   }
 
   /**
-   * A delta stream ended. What it sent for names nobody watches is dropped, and the values it
-   * vouched for are no longer known to be current: the next stream's {@code
-   * initial_resource_versions} names only watched values, so its server would not send the
-   * removal of the others (a retained value watched again must then be sent again).
+   * A delta stream ended. The values it vouched for are no longer vouched for by a live stream:
+   * the next stream's {@code initial_resource_versions} names only watched values, so its server
+   * would not send the removal of the others (a retained value watched again must then be sent
+   * again). What it sent for names nobody watches stays the newest the client knows until another
+   * stream is ready ({@link #streamReady}).
    */
-  public void deltaStreamEnded(Object stream) {
+  public void deltaStreamEnded(StreamId stream) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
-      t.dropUnwatchedFrom(stream);
-      for (ResourceEntry<?> entry : t.entries.values()) {
-        entry.streamEnded(stream);
-      }
+      delta.streamEnded(t, stream);
     }
   }
 
   /**
-   * The latest mark of a name of this type going on the wire: a request written now names every
-   * watched name whose mark is at most this (see {@link #handleResponse}'s {@code answeredMark}).
+   * A stream (of either protocol, to any server) is ready, before its first requests: what ended
+   * delta streams sent for names still unwatched is dropped, since its server was not told of it.
    */
-  public long subscriptionMark(String typeUrl) {
-    TypeCache<?> t = types.get(typeUrl);
-    return t == null ? 0 : t.subscriptionMark();
+  public void streamReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    for (TypeCache<?> t : types.values()) {
+      delta.streamReady(t);
+    }
   }
 
-  /** The subscription request for this type is on a ready stream: arm the missing timers. */
-  public void startTimers(String typeUrl) {
+  /** The type's request is on a ready stream: arm the does-not-exist timers of its names. */
+  public void requestSent(String typeUrl) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
     if (t == null || shutdown) {
       return;
     }
-    for (ResourceEntry<?> entry : t.entries.values()) {
-      startTimer(entry);
+    for (ResourceEntry<?> entry : t.entries()) {
+      absence.armDoesNotExistTimer(entry);
     }
-  }
-
-  private void startTimer(ResourceEntry<?> entry) {
-    // Only names still waiting for an answer: a NACKed name got one (its error), and subscribing
-    // another name of the type must not later tell its watchers it does not exist.
-    if (!entry.awaitingAnswer() || entry.hasDoesNotExistTimer() || !entry.subscribed()) {
-      return;
-    }
-    entry.doesNotExistTimerStarted(
-        syncContext.schedule(
-            () -> onDoesNotExistTimer(entry), resourceTimeout.toNanos(), TimeUnit.NANOSECONDS, scheduler));
-  }
-
-  private <T> void onDoesNotExistTimer(ResourceEntry<T> entry) {
-    entry.doesNotExistTimerFired();
-    if (!entry.awaitingAnswer()) {
-      return;
-    }
-    if (entry.known()) {
-      entry.confirmationWindowClosed();
-      // Watched again with a retained value (or a known absence) that no response has confirmed
-      // yet: the window in which a response may predate the request is over. A server answers a
-      // request that adds a name, so responses of the type that came in the window and all
-      // lacked it mean it was deleted while nobody watched it; no response at all means the
-      // server believes the client holds it (java-control-plane), and the value stays. From now
-      // on a state-of-the-world response that lacks the name counts as its deletion.
-      if (entry.value() != null
-          && entry.type.absenceMeansDeletion()
-          && listener.stateOfTheWorld()
-          && entry.responseSinceTimerArmed()) {
-        onDeleted(entry, null);
-        dispatch();
-        return;
-      }
-      // Delta: a value whose stream has ended was requested again from a server that was not
-      // told the client holds it; a server that has it sends it. (A live stream that vouches for
-      // it would have sent its change or removal: silence there means unchanged.)
-      if (entry.value() != null && !listener.stateOfTheWorld() && !entry.vouched()) {
-        String why = "not sent again within " + DurationFormat.format(resourceTimeout)
-            + " of being requested on a new stream";
-        log.info("{} resource \"{}\" no longer exists: {}", entry.type.shortName(), entry.name, why);
-        markAbsent(entry, why, null);
-        dispatch();
-        return;
-      }
-      log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(),
-          entry.name, DurationFormat.format(resourceTimeout));
-      return;
-    }
-    String why = "not received within " + DurationFormat.format(resourceTimeout);
-    if (!entry.responseSinceTimerArmed()) {
-      why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
-          + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
-          + " requested name is missing)";
-    }
-    log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
-    markAbsent(entry, why, null);
-    dispatch();
   }
 
   /**
-   * The stream closed: no timer may run while nothing can answer (gRFC A57). A postponed
-   * deletion keeps the time its name was first seen missing, for the next stream to go on from.
-   * Held names leave the wire with the stream.
+   * No server has a ready stream: no timer may run while nothing can answer (gRFC A57). A
+   * postponed deletion keeps the time its name was first left out, for the next stream to go
+   * on from. Held names leave the wire with the stream (a new stream requests only watched names).
    */
-  public void stopAllTimers() {
+  public void noStreamReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
-      releaseHold(t); // a new stream requests only watched names
-      for (ResourceEntry<?> entry : t.entries.values()) {
-        entry.cancelDoesNotExistTimer();
-        entry.cancelDeletionTimer();
+      t.releaseHold();
+      for (ResourceEntry<?> entry : t.entries()) {
+        entry.stopTimers();
       }
     }
   }
 
   /**
-   * Whether some watched resource has nothing cached: no value, no known absence and no NACK
-   * (gRFC A71: what makes the client fall back to the next server).
+   * Whether some watched name knows nothing: no value, no absence, no NACK (gRFC A71: what makes
+   * the client fall back to the next server).
    */
-  public boolean hasUncachedWatched() {
+  public boolean anyWatchedKnowsNothing() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
-      for (String name : t.subscribedNames()) {
-        ResourceEntry<?> entry = t.entries.get(name);
-        if (!entry.known() && entry.state() != ResourceState.NACKED) {
+      for (ResourceEntry<?> entry : t.inOrder()) {
+        if (entry.watched() && entry.knowledge() == ResourceEntry.Knowledge.NOTHING) {
           return true;
         }
       }
@@ -502,14 +366,17 @@ public final class ResourceCache {
 
   /** A stream is up (a ready delta stream, which may get no response): no failure to report. */
   public void onStreamConnected() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     connectionFailure = null;
   }
 
   /**
-   * A stream failed before any response: watchers without a result hear the error; watchers with
-   * data keep it and hear nothing. Watchers added before the next response hear it too.
+   * A stream failed before any response: watchers without a value or an absence hear the error;
+   * the others keep what they have and hear nothing. Watchers added before the next response hear
+   * it too.
    */
   public void onStreamFailure(String what, Status cause) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
     if (connectionFailure == null) {
@@ -517,35 +384,35 @@ public final class ResourceCache {
     }
     connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
-      for (ResourceEntry<?> entry : t.entries.values()) {
-        if (entry.subscribed() && entry.value() == null && !entry.absent()) {
-          notifyError(entry, recordStreamFailure(entry, connectionFailure), null);
+      for (ResourceEntry<?> entry : t.entries()) {
+        if (entry.watched() && entry.value() == null && !entry.absent()) {
+          delivery.tellError(entry, streamFailed(entry, connectionFailure), null);
         }
       }
     }
-    dispatch();
+    delivery.dispatch();
   }
 
-  private Status recordStreamFailure(ResourceEntry<?> entry, ConnectionFailure failure) {
-    Status error = errorStatus(entry, failure.detail()).withCause(failure.cause());
-    entry.streamFailure(failure.detail(), error);
+  private Status streamFailed(ResourceEntry<?> entry, ConnectionFailure failure) {
+    Status error = delivery.errorStatus(entry, failure.detail()).withCause(failure.cause());
+    entry.streamFailed(failure.detail(), error);
     return error;
   }
 
   /**
-   * Applies a response. Returns null when no name of its type is on the wire (ignored, not
-   * ACKed), else the ACK/NACK decision, which {@code beforeCallbacks} also gets once the response
-   * is applied and before any watcher callback is handed out (so the ACK or NACK need not wait
-   * for callbacks that run inline).
+   * Applies a state-of-the-world response. Returns null when no name of its type is on the wire
+   * (ignored, not ACKed), else the ACK/NACK decision, which {@code beforeCallbacks} also gets once
+   * the response is applied and before any watcher callback is handed out (so the ACK or NACK need
+   * not wait for callbacks that run inline).
    *
    * @param tracker counts the watcher callbacks this response causes
-   * @param firstOfTypeOnStream the stream's first response of this type: a state-of-the-world
-   *     absence in it deletes no cached value yet (a control plane that just restarted may answer
-   *     before it has its whole state)
+   * @param firstOfTypeOnStream the stream's first response of this type: an absence in it deletes
+   *     no cached value yet (a control plane that just restarted may answer before it has its
+   *     whole state)
    * @param answeredMark the response answers a request that named every watched name whose
-   *     {@link #subscriptionMark} is at most this; -1 when it may answer none (a new version
-   *     pushed before the server saw the request): a name with nothing cached that such an answer
-   *     lacks does not exist
+   *     {@link #wireMark} is at most this; -1 when it may answer none (a new version pushed before
+   *     the server saw the request): a name with nothing cached that such an answer lacks does not
+   *     exist
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response,
@@ -553,383 +420,67 @@ public final class ResourceCache {
       boolean firstOfTypeOnStream,
       long answeredMark,
       Consumer<ResponseOutcome> beforeCallbacks) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || t.wireNames().isEmpty() || shutdown) {
+    if (t == null || !t.hasWireNames() || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = apply(t, response, tracker, firstOfTypeOnStream, answeredMark);
+    ResponseOutcome outcome = applyStateOfTheWorld(t, response, tracker, firstOfTypeOnStream, answeredMark);
     beforeCallbacks.accept(outcome);
-    dispatch();
+    delivery.dispatch();
     return outcome;
   }
 
-  private <T> ResponseOutcome apply(TypeCache<T> t, DiscoveryResponse response, CallbackTracker tracker,
-      boolean firstOfTypeOnStream, long answeredMark) {
-    long sequence = ++responseSequence;
+  private <T> ResponseOutcome applyStateOfTheWorld(TypeCache<T> t, DiscoveryResponse response,
+      CallbackTracker tracker, boolean firstOfTypeOnStream, long answeredMark) {
     t.countResponse();
     String version = response.getVersionInfo();
-    Applying applying = new Applying(sequence, clock.instant(), tracker, null, null);
+    AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), tracker, null, delivery);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
-      applyResource(t, resources.get(i), i, version, applying);
+      applied.apply(t, resources.get(i), i, version);
     }
-    listener.resourcesValidated(t.type.typeUrl(), applying.valid, applying.errorCount());
+    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
     if (t.type.absenceMeansDeletion()) {
-      for (ResourceEntry<T> entry : t.entries.values()) {
-        if (!entry.onWire()) {
-          continue; // retained off the wire: the response does not cover it
-        }
-        if (entry.wasSeenIn(sequence)) {
-          entry.clearMissing(); // it is back: a postponed deletion is off
-        } else if (applying.unnamedFailure) {
-          continue; // the unreadable resource may be this one
-        } else if (entry.value() == null && !entry.absent() && entry.subscribed()
-            && entry.subscribedMark() <= answeredMark) {
-          // Nothing cached, and this is the answer to a request naming it: it does not exist now
-          // (waiting out the timer, or the postponement of a first response, protects only values
-          // the client already had).
-          String why = "not in the control plane's answer to the request naming it (version \"" + version + "\")";
-          log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
-          markAbsent(entry, why, tracker);
-        } else if (entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
-          // Absence proves nothing yet; a postponed deletion keeps waiting. A name awaiting its
-          // answer is either on the wire with its does-not-exist timer running (the response may
-          // answer an earlier request, or be a push the server sent before it saw the request) or
-          // not sent at all: subscriptions wait for the end of the turn, and a response handled
-          // before then answers a request that did not name it.
-          continue;
-        } else if (firstOfTypeOnStream) {
-          postponeDeletion(entry, tracker);
-        } else {
-          onDeleted(entry, tracker);
-        }
-      }
+      absence.afterStateOfTheWorld(t, applied, version, firstOfTypeOnStream, answeredMark, tracker);
     }
-    return applying.outcome(t, version);
+    return applied.outcome(t, version);
   }
 
   /**
-   * Applies a delta response ({@code DeltaAggregatedResources}): each resource carries its own
-   * version; a name left out is unchanged; {@code removed_resources} deletes, for every type.
-   * Returns null when nothing of its type is watched (nothing applied; a delta response is ACKed
-   * anyway), else the ACK/NACK decision, which {@code beforeCallbacks} also gets before any
-   * watcher callback is handed out.
+   * Applies a delta response ({@code DeltaAggregatedResources}) that came on {@code stream}: each
+   * resource carries its own version; a name left out is unchanged; {@code removed_resources}
+   * deletes, for every type. Returns null when nothing of its type is watched (nothing applied; a
+   * delta response is ACKed anyway), else the ACK/NACK decision, which {@code beforeCallbacks}
+   * also gets before any watcher callback is handed out.
    */
   public ResponseOutcome handleDeltaResponse(
       DeltaDiscoveryResponse response,
-      Object source,
-      Object stream,
+      StreamId stream,
       CallbackTracker tracker,
       Consumer<ResponseOutcome> beforeCallbacks) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     connectionFailure = null; // the stream works
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || shutdown) {
       return null;
     }
-    ResponseOutcome outcome = applyDelta(t, response, source, stream, tracker);
+    AppliedResponse applied = delta.apply(t, response, stream, tracker);
+    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
+    ResponseOutcome outcome = applied.outcome(t, response.getSystemVersionInfo());
     beforeCallbacks.accept(outcome);
-    dispatch();
+    delivery.dispatch();
     return outcome;
   }
 
-  private <T> ResponseOutcome applyDelta(
-      TypeCache<T> t, DeltaDiscoveryResponse response, Object source, Object stream, CallbackTracker tracker) {
-    t.countResponse();
-    Applying applying = new Applying(++responseSequence, clock.instant(), tracker, source, stream);
-    List<Resource> resources = response.getResourcesList();
-    for (int i = 0; i < resources.size(); i++) {
-      Resource resource = resources.get(i);
-      if (!resource.hasResource()) {
-        continue; // a TTL refresh (Resource.ttl): nothing changed
-      }
-      if (!resource.getName().isEmpty() && onWire(t, resource.getName()) == null) {
-        // gRFC A46: not validated. But a server that treats the type as a wildcard (Cluster and
-        // Listener in java-control-plane's delta ADS) now believes the client holds it and will
-        // not send it again when the name is subscribed: keep the bytes for that watch.
-        t.keepUnwatched(resource, source, stream);
-        continue;
-      }
-      applyResource(t, resource.getResource(), i, resource.getVersion(), applying);
-    }
-    for (String name : response.getRemovedResourcesList()) {
-      t.dropUnwatched(name);
-      // A deletion whether or not the name is watched now: a wildcard server tells a client that
-      // holds a value unwatched, and will say nothing more when the name is watched again.
-      ResourceEntry<T> entry = t.entries.get(name);
-      if (entry != null) {
-        onDeleted(entry, tracker);
-      }
-    }
-    listener.resourcesValidated(t.type.typeUrl(), applying.valid, applying.errorCount());
-    return applying.outcome(t, response.getSystemVersionInfo());
-  }
-
-  /** What applying one response has found so far. */
-  private static final class Applying {
-    final long sequence;
-    final Instant now;
-    final CallbackTracker tracker;
-    /** The server the response came from (delta), or null. */
-    final Object source;
-    /** The stream the response came on (delta), or null. */
-    final Object stream;
-    List<String> errors;
-    /** Resources validated and cached (A78's resource_updates_valid). */
-    int valid;
-    /** An Any whose name cannot be read may hold any subscribed name: absences prove nothing then. */
-    boolean unnamedFailure;
-
-    Applying(long sequence, Instant now, CallbackTracker tracker, Object source, Object stream) {
-      this.sequence = sequence;
-      this.now = now;
-      this.tracker = tracker;
-      this.source = source;
-      this.stream = stream;
-    }
-
-    void error(String error) {
-      errors = add(errors, error);
-    }
-
-    int errorCount() {
-      return errors == null ? 0 : errors.size();
-    }
-
-    /** ACK, recording {@code version} as the type's accepted one, or NACK naming every error. */
-    ResponseOutcome outcome(TypeCache<?> t, String version) {
-      if (errors == null) {
-        t.accepted(version);
-        return ResponseOutcome.ACCEPTED;
-      }
-      return new ResponseOutcome(errors);
-    }
-  }
-
-  /** Unpacks, validates and caches one resource of a response (gRFC A46: only watched names). */
-  private <T> void applyResource(TypeCache<T> t, Any any, int index, String version, Applying applying) {
-    UnpackedResource<T> unpacked;
-    try {
-      unpacked = ResourceDecoding.unpack(t.type, any);
-    } catch (XdsResourceException e) {
-      applying.error(t.type.shortName() + " resource index " + index + ": " + e.getMessage());
-      ResourceEntry<T> entry = e.resourceName() == null ? null : onWire(t, e.resourceName());
-      if (entry != null) {
-        entry.seenIn(applying.sequence);
-        reject(entry, version, applying.now, e.getMessage(), applying.tracker);
-      } else if (e.resourceName() == null) {
-        applying.unnamedFailure = true;
-      }
-      return;
-    } catch (RuntimeException e) {
-      applying.error(t.type.shortName() + " resource index " + index + ": cannot decode: " + e);
-      applying.unnamedFailure = true;
-      return;
-    }
-    ResourceEntry<T> entry = onWire(t, unpacked.name());
-    if (entry == null) {
-      return; // gRFC A46: nobody subscribed, so it is neither validated nor cached
-    }
-    entry.seenIn(applying.sequence);
-    T value;
-    try {
-      value = unpacked.decode();
-    } catch (XdsResourceException e) {
-      applying.error(e.getMessage());
-      reject(entry, version, applying.now, e.getMessage(), applying.tracker);
-      return;
-    } catch (RuntimeException e) {
-      String message = t.type.shortName() + " resource \"" + entry.name + "\": unexpected error: " + e;
-      applying.error(message);
-      reject(entry, version, applying.now, message, applying.tracker);
-      return;
-    }
-    accept(entry, value, version, any, applying);
-    applying.valid++;
-  }
-
-  private static <T> ResourceEntry<T> onWire(TypeCache<T> t, String name) {
-    ResourceEntry<T> entry = t.entries.get(name);
-    return entry != null && entry.onWire() ? entry : null;
-  }
-
-  private static List<String> add(List<String> errors, String error) {
-    List<String> out = errors == null ? new ArrayList<>() : errors;
-    out.add(error);
-    return out;
-  }
-
-  private <T> void accept(ResourceEntry<T> entry, T value, String version, Any raw, Applying applying) {
-    CallbackTracker tracker = applying.tracker;
-    boolean first = entry.value() == null;
-    boolean changed = entry.accept(value, version, applying.now, applying.source, applying.stream, raw);
-    if (entry.clearIgnoredDeletion()) {
-      log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
-    }
-    if (first) {
-      log.info("{} resource \"{}\" received, version \"{}\"", entry.type.shortName(), entry.name, version);
-    }
-    if (changed) {
-      for (WatcherRegistration<T> w : entry.watchers) {
-        deliver(w, watcher -> watcher.onUpdate(value), tracker);
-      }
-    }
-  }
-
-  private <T> void reject(
-      ResourceEntry<T> entry, String version, Instant now, String message, CallbackTracker tracker) {
-    // Per resource, not the whole response's text (grpc-java keeps the whole text on each).
-    String error = "version \"" + version + "\" rejected: " + message;
-    Status status = errorStatus(entry, "INVALID_ARGUMENT: " + error);
-    entry.reject(error, status, version, now);
-    notifyError(entry, status, tracker);
-  }
-
   /**
-   * A cached name missing from a stream's first response: a control plane that just restarted may
-   * answer before it has its whole state, so the deletion waits. It is concluded once the name
-   * has been missing for the resource timeout, counted from the first response that lacked it, on
-   * whichever stream: by this response if that time is already up (streams recycled faster than
-   * the timeout must not keep a deleted cluster forever), else by a timer for the time left or
-   * the next non-first response that still lacks it.
-   */
-  private <T> void postponeDeletion(ResourceEntry<T> entry, CallbackTracker tracker) {
-    if (entry.value() == null) {
-      return; // nothing cached to delete; the next response decides
-    }
-    long now = nanoTicker.getAsLong();
-    entry.markMissing(now);
-    long left = resourceTimeout.toNanos() - (now - entry.missingSinceNanos());
-    if (left <= 0) {
-      log.debug(
-          "{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
-          entry.type.shortName(),
-          entry.name);
-      onDeleted(entry, tracker);
-      return;
-    }
-    if (entry.hasDeletionTimer()) {
-      return;
-    }
-    log.debug(
-        "{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
-        entry.type.shortName(),
-        entry.name);
-    entry.deletionTimerStarted(
-        syncContext.schedule(
-            () -> {
-              entry.deletionTimerFired();
-              if (entry.missing() && entry.onWire()) {
-                onDeleted(entry, null);
-                dispatch();
-              }
-            },
-            left,
-            TimeUnit.NANOSECONDS,
-            scheduler));
-  }
-
-  private <T> void onDeleted(ResourceEntry<T> entry, CallbackTracker tracker) {
-    entry.clearMissing();
-    if (entry.absent()) {
-      return;
-    }
-    if (entry.value() != null && ignoreResourceDeletion) {
-      if (entry.ignoreDeletion()) {
-        log.warn(
-            "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
-            entry.type.shortName(),
-            entry.name);
-      }
-      return;
-    }
-    if (entry.value() != null) {
-      log.info("{} resource \"{}\" deleted by the control plane", entry.type.shortName(), entry.name);
-    }
-    markAbsent(entry, "deleted by the control plane", tracker);
-  }
-
-  private <T> void markAbsent(ResourceEntry<T> entry, String why, CallbackTracker tracker) {
-    entry.markAbsent(why);
-    String name = entry.name;
-    for (WatcherRegistration<T> w : entry.watchers) {
-      deliver(w, watcher -> watcher.onResourceDoesNotExist(name), tracker);
-    }
-  }
-
-  private <T> void notifyError(ResourceEntry<T> entry, Status error, CallbackTracker tracker) {
-    for (WatcherRegistration<T> w : entry.watchers) {
-      deliver(w, watcher -> watcher.onError(error), tracker);
-    }
-  }
-
-  /**
-   * Queues a callback of the operation in progress. Its tracker count starts when {@link
-   * #dispatch()} queues it for hand-out; until then the response handler's own count holds the
-   * tracker.
-   */
-  private <T> void deliver(WatcherRegistration<T> w, Consumer<ResourceWatcher<T>> action, CallbackTracker tracker) {
-    pending.add(new Pending<>(w, action, tracker));
-  }
-
-  /**
-   * Ends an operation (a response, a timer, a stream failure, a new watcher): its callbacks are
-   * handed out at the end of the context's turn, after a status rebuild, so a callback that reads
-   * {@code status()} sees the change it is told about; without callbacks the rebuild is coalesced.
-   */
-  private void dispatch() {
-    if (pending.isEmpty()) {
-      listener.stateChanged();
-      return;
-    }
-    for (Pending<?> p : pending) {
-      if (p.tracker() != null) {
-        p.tracker().begin(); // flow control: the response is not done until its callbacks are out
-      }
-    }
-    handOut.addAll(pending);
-    pending.clear();
-    if (!handOutQueued) {
-      handOutQueued = true;
-      syncContext.executeLater(this::handOut);
-    }
-  }
-
-  /**
-   * Hands out the callbacks of every operation of the context's current turn, in order, after one
-   * status rebuild: a burst of watches of cached resources (thousands of channels starting, a
-   * delta server's kept clusters) then rebuilds the status once per turn, not once per watch.
-   */
-  private void handOut() {
-    handOutQueued = false;
-    List<Pending<?>> out = handOut;
-    handOut = new ArrayList<>();
-    if (!shutdown) {
-      listener.publishStatusNow();
-    }
-    for (Pending<?> p : out) {
-      if (!shutdown) {
-        p.deliver();
-      }
-      if (p.tracker() != null) {
-        p.tracker().end();
-      }
-    }
-  }
-
-  /** gRFC A54 and ARCHITECTURE.md: always UNAVAILABLE, naming the cause, the resource and the node. */
-  private Status errorStatus(ResourceEntry<?> entry, String detail) {
-    return Status.UNAVAILABLE.withDescription(
-        detail + " [" + entry.type.shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");
-  }
-
-  /**
-   * Every subscribed resource's status, by type URL then name, as an immutable list (retained,
-   * unwatched values are not listed: they are not subscribed). A type whose
-   * resources did not change reuses its last list, so an EDS update does not rebuild the status of
-   * ten thousand clusters.
+   * Every watched resource's status, by type URL then name, as an immutable list (retained and
+   * held names are not listed). A type whose resources did not change reuses its last list, so
+   * an EDS update does not rebuild the status of ten thousand clusters.
    */
   public List<ResourceStatus> statuses() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (types.size() == 1) {
       return types.values().iterator().next().statuses();
     }
@@ -942,13 +493,12 @@ public final class ResourceCache {
 
   /** The client is closing: cancel every timer and stop every watcher. */
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
+    delivery.shutdown();
     for (TypeCache<?> t : types.values()) {
-      for (ResourceEntry<?> entry : t.entries.values()) {
-        entry.cancelTimers();
-        for (WatcherRegistration<?> w : entry.watchers) {
-          w.cancel();
-        }
+      for (ResourceEntry<?> entry : t.entries()) {
+        entry.close();
       }
     }
     types.clear();
@@ -958,7 +508,7 @@ public final class ResourceCache {
   private <T> TypeCache<T> typeCache(ResourceType<T> type) {
     TypeCache<?> existing = types.get(type.typeUrl());
     if (existing == null) {
-      TypeCache<T> created = new TypeCache<>(type);
+      TypeCache<T> created = new TypeCache<>(type, syncContext, scheduler);
       types.put(type.typeUrl(), created);
       return created;
     }

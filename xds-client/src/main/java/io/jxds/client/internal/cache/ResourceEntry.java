@@ -6,98 +6,285 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One resource of the cache: its watchers, cached value, state and timers. Owned by the sync
- * context.
+ * One resource of the cache: its watchers, the timers it owns, and two small state machines whose
+ * states ARCHITECTURE.md, "Glossary", defines. Owned by the client's sync context.
  *
- * <p>It is subscribed (its name is on the wire) while it has watchers. Without watchers it is held
- * while the request left standing for its type still names it (responses still apply to it), and
- * otherwise only retained: its cached value waits, for the cache retention time, for a watcher to
- * come back, and responses, does-not-exist timers and deletions no longer concern it. The state
- * changes are the methods below; {@link ResourceCache} decides when they happen and tells the
- * watchers.
+ * <pre>
+ * where the name is ({@link Wire}), with the methods that move it:
+ *
+ *   new ──▶ WATCHED ──unwatch──┬──▶ HELD      its type's last name, on a state-of-the-world stream
+ *            ▲   ▲             ├──▶ RETAINED  a value or an absence, for the retention time
+ *            │   │             └──▶ GONE      nothing to retain
+ *            │   └── watchAgainWhileHeld ── HELD ──releaseHold──▶ RETAINED, or GONE if retention is over
+ *            └────── watchAgain ─────── RETAINED ──retention over──▶ GONE
+ *
+ * what is known ({@link Knowledge}):
+ *
+ *   NOTHING ──accept, reject, markAbsent──▶ VALUE, NACKED, ABSENT, which the same three change
+ *   into each other (a name watched again may go from NACKED back to VALUE: watchAgain)
+ * </pre>
+ *
+ * <p>A NACK of a resource that has a value leaves {@link Knowledge#NACKED} with the last good
+ * value kept ({@link #value()} is not null): watchers keep using it, status shows NACKED.
+ *
+ * <p>Each transition is one method, which checks the state it leaves: calling it from another one
+ * is a bug, an {@link IllegalStateException}. The rule classes of the package decide when a
+ * transition happens and tell the watchers: {@link ResourceCache} (watching), {@link
+ * AppliedResponse} (values and NACKs), {@link AbsenceRules} (absence, deletions and timers).
  */
 final class ResourceEntry<T> {
-  final TypeCache<T> owner;
+  private static final Logger log = LoggerFactory.getLogger(ResourceEntry.class);
+
+  /** Where a name is on the wire (ARCHITECTURE.md, "Glossary"). */
+  enum Wire {
+    WATCHED,
+    HELD,
+    RETAINED,
+    GONE
+  }
+
+  /** What is known about a resource (ARCHITECTURE.md, "Glossary"). */
+  enum Knowledge {
+    NOTHING,
+    VALUE,
+    ABSENT,
+    NACKED
+  }
+
+  /** What an entry tells the resources of its type (its {@link TypeCache}). */
+  interface Owner {
+    /** The entry moved from {@code from} to its current {@link #wire()}. */
+    void wireChanged(ResourceEntry<?> entry, Wire from);
+
+    /** Something {@code status()} shows changed. */
+    void statusChanged();
+
+    /** Responses of the type applied so far. */
+    long responses();
+
+    /** Runs {@code task} on the sync context after {@code delayNanos}. */
+    ScheduledHandle schedule(Runnable task, long delayNanos);
+  }
+
+  /** The last version a response rejected, and when: CSDS's {@code error_state}. */
+  private record Rejection(String version, Instant at) {}
+
   final ResourceType<T> type;
   final String name;
-  final List<WatcherRegistration<T>> watchers = new ArrayList<>(1);
+  private final Owner owner;
+  private final List<WatcherRegistration<T>> watchers = new ArrayList<>(1);
+  private Wire wire = Wire.WATCHED;
+  private Knowledge knowledge = Knowledge.NOTHING;
 
+  /** The last good value: with VALUE, or NACKED with a last good value; null otherwise. */
   private T value;
-  /** Version of {@link #value}; empty when none. */
+  /** Its version ({@code Resource.version} in delta); stays after a deletion, for status. */
   private String version = "";
-  /** Which server sent {@link #value} (delta: its version means something only to that one). */
-  private Object source;
-  /**
-   * Delta: the live stream that knows the client holds {@link #value} (it sent it, or was told
-   * so in {@code initial_resource_versions}), so it would send the value's change or removal;
-   * null once that stream has ended, or for state of the world.
-   */
-  private Object vouchingStream;
-  /** {@link TypeCache#nextSubscriptionMark()} when the name last went on the wire. */
-  private long subscribedMark;
-  private ResourceState state = ResourceState.REQUESTED;
-  /** The control plane said it does not exist (timer or SotW deletion). */
-  private boolean absent;
-  /** Watched again with a retained value: awaiting the answer that confirms or replaces it. */
-  private boolean confirming;
+  /** The value as received (the response's own {@code Any}, not a copy), for CSDS. */
+  private Any raw;
   private Instant lastUpdated;
-  /** Per-resource error text for status(), null when none. */
-  private String lastError;
-  /** The error a new watcher of a resource without a value is told, null when none. */
-  private Status lastErrorStatus;
+  /** Which server sent the value (delta: its version means something only to that one). */
+  private ServerId source;
+  /** Delta: the live stream that vouches for the value (ARCHITECTURE.md, "Glossary"). */
+  private StreamId vouchingStream;
+  /** A value watched again that is unconfirmed: status REQUESTED until an answer. */
+  private boolean unconfirmed;
+  private Rejection rejection;
+  /** status()'s error text: a rejection, an absence's reason or a stream failure. */
+  private String errorText;
+  /** The error a new watcher of a resource without a value is told; null when none. */
+  private Status error;
+
+  /** {@link TypeCache#nextMark()} when the name last went on the wire. */
+  private long wireMark;
+  /** Watched again while cached, within its resource timeout (ARCHITECTURE.md, "Glossary"). */
+  private boolean rewatchWindow;
+  /** The response sequence number in which the resource last appeared (state-of-the-world absence). */
+  private long seenInResponse;
+  /** gRFC A53: a deletion was ignored and the resource did not come back since. */
+  private boolean deletionIgnored;
+  /** A postponed deletion is pending, counted from {@link #postponedSinceNanos}. */
+  private boolean deletionPostponed;
+  /** Monotonic time of the first response that lacked it; kept across streams. */
+  private long postponedSinceNanos;
 
   private ScheduledHandle doesNotExistTimer;
-  /** {@link TypeCache#responses()} when the does-not-exist timer was armed. */
-  private long responsesWhenTimerArmed;
-  private ScheduledHandle retentionTimer;
-  /**
-   * Concludes a postponed deletion (see {@link #missingSinceNanos}); cancelled when a stream
-   * closes, re-armed for the time left by the next response that still lacks the name.
-   */
+  /** {@link Owner#responses()} when the does-not-exist timer was armed. */
+  private long responsesWhenArmed;
+  /** Concludes a postponed deletion; cancelled when the stream closes, the postponement stays. */
   private ScheduledHandle deletionTimer;
-  /**
-   * When the cached value was first seen missing from a state-of-the-world response whose
-   * absence could not yet count as a deletion (a stream's first response), on the cache's
-   * monotonic ticker; kept across streams, so that streams recycled faster than the resource
-   * timeout cannot postpone a deletion forever. Meaningful only while {@link #missing}.
-   */
-  private long missingSinceNanos;
-  private boolean missing;
-  /** gRFC A53: a deletion was ignored and not yet followed by the resource coming back. */
-  private boolean deletionIgnored;
-  /** The response sequence number in which the resource last appeared (for SotW absence). */
-  private long seenInResponse;
-  /** The value as received (the response's own {@code Any}, not a copy), for CSDS; null when none. */
-  private Any raw;
-  /** The version of the last response that rejected this resource; null when none since the last value. */
-  private String rejectedVersion;
-  private Instant lastRejected;
+  private ScheduledHandle retentionTimer;
   /** Cached status() entry; null when stale. */
   private ResourceStatus status;
 
-  ResourceEntry(TypeCache<T> owner, String name) {
-    this.owner = owner;
-    this.type = owner.type;
+  /** A name watched for the first time: WATCHED, knowing nothing, gone on the wire at {@code mark}. */
+  ResourceEntry(ResourceType<T> type, String name, Owner owner, long mark) {
+    this.type = type;
     this.name = name;
+    this.owner = owner;
+    this.wireMark = mark;
   }
 
+  // ---- where the name is ----
+
+  Wire wire() {
+    return wire;
+  }
+
+  boolean watched() {
+    return wire == Wire.WATCHED;
+  }
+
+  /** Watched or held: the server was last asked for it, and its responses apply to it. */
+  boolean onWire() {
+    return wire == Wire.WATCHED || wire == Wire.HELD;
+  }
+
+  long wireMark() {
+    return wireMark;
+  }
+
+  List<WatcherRegistration<T>> watchers() {
+    return Collections.unmodifiableList(watchers);
+  }
+
+  boolean hasWatchers() {
+    return !watchers.isEmpty();
+  }
+
+  void addWatcher(WatcherRegistration<T> registration) {
+    require(wire == Wire.WATCHED, "add a watcher");
+    watchers.add(registration);
+  }
+
+  /** Whether {@code registration} was a watcher; the name stays watched until {@link #unwatch}. */
+  boolean removeWatcher(WatcherRegistration<?> registration) {
+    return watchers.remove(registration);
+  }
+
+  /** HELD to WATCHED: it never left the wire, so what is known is current. */
+  void watchAgainWhileHeld(long mark) {
+    require(wire == Wire.HELD, "watch again while held");
+    cancelRetentionTimer();
+    wireMark = mark;
+    moveTo(Wire.WATCHED);
+  }
+
+  /**
+   * RETAINED to WATCHED: the name is requested again and the retained value stays usable until
+   * an answer replaces, rejects or deletes it; a retained absence stays ABSENT until a response
+   * brings the resource. Either way the name is in its re-watch window for the resource timeout,
+   * so that a response sent before the server saw the request, which lacks the name, is not
+   * taken for its deletion.
+   *
+   * <p>A value at {@code currentVersion} is one the server believes the client holds, and a server
+   * that tracks what each client holds (java-control-plane compares a request's names with those
+   * of the last response the client ACKed) sends nothing for it: it stays confirmed (ACKED).
+   * Otherwise it is unconfirmed (REQUESTED) until an answer.
+   *
+   * @param currentVersion state of the world: the version of the type's last response accepted
+   *     whole (a value at it was ACKed and not changed since); delta: the value's own version
+   *     while a live stream vouches for it; empty when none
+   */
+  void watchAgain(String currentVersion, long mark) {
+    require(wire == Wire.RETAINED && cached(), "watch a retained name again");
+    cancelRetentionTimer();
+    if (value != null) {
+      knowledge = Knowledge.VALUE;
+      unconfirmed = currentVersion.isEmpty() || !currentVersion.equals(version);
+    }
+    rewatchWindow = true;
+    errorText = null;
+    error = null;
+    wireMark = mark;
+    moveTo(Wire.WATCHED);
+  }
+
+  /**
+   * WATCHED to HELD, RETAINED or GONE: the last watcher left. Nothing about it is decided any more
+   * while no response covers it: no does-not-exist timer, no postponed deletion. A value or an
+   * absence is retained for {@code retention}, held or not.
+   *
+   * @param hold the type's last watched name on a state-of-the-world stream: the request naming
+   *     it stands (ARCHITECTURE.md, "The xDS client")
+   * @param retention the cache retention time; zero retains nothing
+   */
+  void unwatch(boolean hold, Duration retention) {
+    require(wire == Wire.WATCHED && watchers.isEmpty(), "unwatch");
+    rewatchWindow = false;
+    cancelDoesNotExistTimer();
+    cancelPostponedDeletion();
+    boolean retain = cached() && !retention.isZero();
+    if (retain) {
+      retentionTimer = owner.schedule(this::retentionOver, retention.toNanos());
+    }
+    moveTo(hold ? Wire.HELD : retain ? Wire.RETAINED : Wire.GONE);
+  }
+
+  /** HELD to RETAINED, or GONE when nothing is left to retain or its retention is over. */
+  void releaseHold() {
+    require(wire == Wire.HELD, "release a hold");
+    rewatchWindow = false;
+    cancelDoesNotExistTimer();
+    cancelPostponedDeletion();
+    moveTo(cached() && retentionTimer != null ? Wire.RETAINED : Wire.GONE);
+  }
+
+  /** The retention time is over: a retained name is forgotten, a held one when its hold ends. */
+  private void retentionOver() {
+    retentionTimer = null;
+    if (wire == Wire.RETAINED) {
+      moveTo(Wire.GONE);
+      log.debug("{} resource \"{}\" dropped from the cache", type.shortName(), name);
+    }
+  }
+
+  /** The client is closing: every timer stops, no watcher hears anything more. */
+  void close() {
+    cancelTimers();
+    for (WatcherRegistration<T> w : watchers) {
+      w.cancel();
+    }
+  }
+
+  private void moveTo(Wire to) {
+    Wire from = wire;
+    wire = to;
+    if (to == Wire.GONE) {
+      cancelTimers();
+    }
+    statusChanged();
+    owner.wireChanged(this, from);
+  }
+
+  // ---- what is known ----
+
+  Knowledge knowledge() {
+    return knowledge;
+  }
+
+  /** The last good value (also while NACKED), or null. */
   T value() {
     return value;
   }
 
-  /** A value or a known absence: what a watcher is told at once, and what the cache retains. */
-  boolean known() {
-    return value != null || absent;
+  /** Cached: a value (NACKed or not) or an absence; what a new watcher is told at once. */
+  boolean cached() {
+    return value != null || knowledge == Knowledge.ABSENT;
   }
 
   boolean absent() {
-    return absent;
+    return knowledge == Knowledge.ABSENT;
   }
 
   /** The cached value's version ({@code Resource.version} in delta); empty when none. */
@@ -105,199 +292,119 @@ final class ResourceEntry<T> {
     return version;
   }
 
-  Object source() {
+  ServerId source() {
     return source;
   }
 
-  /** Delta: whether a live stream knows the client holds the value (see {@link #vouchingStream}). */
+  /** The error a new watcher of a resource without a value is told, or null. */
+  Status error() {
+    return error;
+  }
+
+  /**
+   * A valid value arrived (delta: on {@code stream}, which sent it and so vouches for it; null in
+   * state of the world), {@code rawValue} as the server sent it. Returns whether it differs from
+   * the cached one.
+   */
+  boolean accept(T newValue, String newVersion, Instant now, StreamId stream, Any rawValue) {
+    require(onWire(), "accept a value");
+    answered();
+    cancelPostponedDeletion();
+    boolean changed = value == null || !newValue.equals(value);
+    knowledge = Knowledge.VALUE;
+    value = newValue;
+    version = newVersion;
+    lastUpdated = now;
+    raw = rawValue;
+    source = stream == null ? null : stream.server();
+    vouchingStream = stream;
+    errorText = null;
+    error = null;
+    rejection = null;
+    statusChanged();
+    return changed;
+  }
+
+  /** The control plane sent an invalid version; the last good value, if any, stays. */
+  void reject(String detail, Status status, String rejectedVersion, Instant now) {
+    require(onWire(), "reject");
+    answered();
+    knowledge = Knowledge.NACKED;
+    rejection = new Rejection(rejectedVersion, now);
+    errorText = detail;
+    error = status;
+    statusChanged();
+  }
+
+  /** It does not exist (a deletion, or no answer in time): the value is dropped. */
+  void markAbsent(String why) {
+    require(wire != Wire.GONE, "mark absent");
+    answered();
+    cancelPostponedDeletion();
+    knowledge = Knowledge.ABSENT;
+    value = null;
+    raw = null;
+    vouchingStream = null;
+    errorText = why;
+    error = null;
+    statusChanged();
+  }
+
+  private void answered() {
+    rewatchWindow = false;
+    unconfirmed = false;
+    cancelDoesNotExistTimer();
+  }
+
+  /** The ADS stream failed before it could answer; what is known stays. */
+  void streamFailed(String detail, Status status) {
+    require(wire == Wire.WATCHED, "report a stream failure");
+    errorText = detail;
+    error = status;
+    statusChanged();
+  }
+
+  /** Delta: whether a live stream vouches for the value. */
   boolean vouched() {
     return vouchingStream != null;
   }
 
   /**
    * Delta: {@code stream} was told the client holds the value ({@code initial_resource_versions}),
-   * so it sends the value's change or removal: a value watched again and awaiting the server is
-   * as good as ACKED, like one watched all along.
+   * so it sends the value's change or removal: an unconfirmed value is as good as confirmed.
    */
-  void vouchedBy(Object stream) {
+  void vouchedBy(StreamId stream) {
+    require(wire == Wire.WATCHED, "be vouched for");
     vouchingStream = stream;
-    if (value != null && state == ResourceState.REQUESTED) {
-      state = ResourceState.ACKED;
-      invalidateStatus();
+    if (knowledge == Knowledge.VALUE && unconfirmed) {
+      unconfirmed = false;
+      statusChanged();
     }
   }
 
-  /** Delta: {@code stream} ended; a value it vouched for is no longer known to be current. */
-  void streamEnded(Object stream) {
-    if (vouchingStream == stream) {
+  /** Delta: {@code stream} ended; a value it vouched for is vouched for no more. */
+  void streamEnded(StreamId stream) {
+    if (stream.equals(vouchingStream)) {
       vouchingStream = null;
     }
   }
 
-  long subscribedMark() {
-    return subscribedMark;
-  }
-
-  /** The name goes (back) on the wire now; {@code mark} orders it among the type's requests. */
-  void subscribedAt(long mark) {
-    subscribedMark = mark;
-  }
-
-  ResourceState state() {
-    return state;
-  }
-
-  Status lastErrorStatus() {
-    return lastErrorStatus;
-  }
-
-  /** Whether it is watched (and so on the wire): it has watchers. */
-  boolean subscribed() {
-    return !watchers.isEmpty();
-  }
-
-  /** Whether the server was last asked for it: watched, or held by a standing request. */
-  boolean onWire() {
-    return subscribed() || owner.isHeld(name);
-  }
+  // ---- awaiting the answer, absence, deletions ----
 
   /**
-   * Still waiting for the control plane's first answer since it was (re)subscribed: what arms the
-   * does-not-exist timer. A value, a NACK or a known absence is an answer.
+   * Whether it awaits its answer (ARCHITECTURE.md, "Glossary"): it knows nothing, its value is
+   * unconfirmed, or it is in its re-watch window. Arms the does-not-exist timer.
    */
   boolean awaitingAnswer() {
-    return state == ResourceState.REQUESTED || confirming;
+    return knowledge == Knowledge.NOTHING || unconfirmed || rewatchWindow;
   }
 
-  /** The window in which a response may predate the re-subscription is over. */
-  void confirmationWindowClosed() {
-    confirming = false;
+  /** The re-watch window is over: from now on absence from a response can count. */
+  void closeRewatchWindow() {
+    rewatchWindow = false;
   }
 
-  /**
-   * A valid value arrived from {@code from} (delta: on {@code stream}; null in state of the world),
-   * {@code rawValue} as the server sent it. Returns whether it differs from the cached one.
-   */
-  boolean accept(T newValue, String newVersion, Instant now, Object from, Object stream, Any rawValue) {
-    source = from;
-    vouchingStream = stream;
-    confirming = false;
-    cancelDoesNotExistTimer();
-    clearMissing();
-    boolean changed = value == null || !newValue.equals(value);
-    value = newValue;
-    version = newVersion;
-    state = ResourceState.ACKED;
-    absent = false;
-    lastUpdated = now;
-    raw = rawValue;
-    lastError = null;
-    lastErrorStatus = null;
-    rejectedVersion = null;
-    lastRejected = null;
-    invalidateStatus();
-    return changed;
-  }
-
-  /** The control plane sent an invalid version; the last good value, if any, stays. */
-  void reject(String error, Status errorStatus, String version, Instant now) {
-    confirming = false;
-    rejectedVersion = version;
-    lastRejected = now;
-    cancelDoesNotExistTimer();
-    state = ResourceState.NACKED;
-    absent = false;
-    lastError = error;
-    lastErrorStatus = errorStatus;
-    invalidateStatus();
-  }
-
-  /** The control plane said it does not exist (or never answered): the value is dropped. */
-  void markAbsent(String why) {
-    confirming = false;
-    cancelDoesNotExistTimer();
-    clearMissing();
-    value = null;
-    raw = null;
-    vouchingStream = null;
-    absent = true;
-    state = ResourceState.DOES_NOT_EXIST;
-    lastError = why;
-    lastErrorStatus = null;
-    invalidateStatus();
-  }
-
-  /** The ADS stream failed before it could answer; a resource with a result keeps it. */
-  void streamFailure(String detail, Status errorStatus) {
-    lastError = detail;
-    lastErrorStatus = errorStatus;
-    invalidateStatus();
-  }
-
-  /**
-   * The last watcher left: the name leaves the wire, and nothing about it is decided any more
-   * (no timer, no postponed deletion) while no response covers it.
-   */
-  void unsubscribe() {
-    confirming = false;
-    cancelDoesNotExistTimer();
-    clearMissing();
-    invalidateStatus();
-  }
-
-  /**
-   * A watcher came back to a retained value: the name is requested again and the cached value
-   * stays usable until a fresh response replaces, rejects or deletes it.
-   *
-   * <p>If no response of the type was accepted since the value left the wire, the value is at the
-   * version the client last ACKed, and the request that names it again carries that version: it
-   * tells the server the client holds it, and a server that tracks what each client holds
-   * (java-control-plane compares a request's names with those of the last response the client
-   * ACKed) has nothing to send. So the value stays ACKED; otherwise it is REQUESTED until a
-   * response covers it. A name known not to exist stays DOES_NOT_EXIST until a response brings
-   * it. Either way it awaits an answer for the resource timeout, so that a response sent before
-   * the server saw the request, which lacks the name, is not taken for its deletion.
-   *
-   * @param acceptedVersion the version of the type's last response accepted whole
-   */
-  void resubscribe(String acceptedVersion) {
-    cancelRetentionTimer();
-    if (absent) {
-      state = ResourceState.DOES_NOT_EXIST; // as known when it left the wire, until told otherwise
-    } else if (value != null && !acceptedVersion.isEmpty() && acceptedVersion.equals(version)) {
-      state = ResourceState.ACKED;
-    } else {
-      state = ResourceState.REQUESTED;
-    }
-    confirming = known();
-    lastError = null;
-    lastErrorStatus = null;
-    invalidateStatus();
-  }
-
-  boolean missing() {
-    return missing;
-  }
-
-  long missingSinceNanos() {
-    return missingSinceNanos;
-  }
-
-  /** First seen missing at {@code nowNanos}, unless already known missing. */
-  void markMissing(long nowNanos) {
-    if (!missing) {
-      missing = true;
-      missingSinceNanos = nowNanos;
-    }
-  }
-
-  /** It appeared again, was deleted, or left the wire: no postponed deletion is pending. */
-  void clearMissing() {
-    missing = false;
-    cancelDeletionTimer();
-  }
-
-  /** It appeared in the response numbered {@code sequence} (ResourceCache's count). */
+  /** It appeared in the response numbered {@code sequence} (the cache's count). */
   void seenIn(long sequence) {
     seenInResponse = sequence;
   }
@@ -320,83 +427,103 @@ final class ResourceEntry<T> {
     return was;
   }
 
-  boolean hasDoesNotExistTimer() {
-    return doesNotExistTimer != null;
+  /**
+   * Missing from a stream's first response: the deletion is postponed, counted from the first
+   * response that lacked it on whichever stream. Returns how long it has been postponed.
+   */
+  long postponeDeletion(long nowNanos) {
+    require(onWire(), "postpone a deletion");
+    if (!deletionPostponed) {
+      deletionPostponed = true;
+      postponedSinceNanos = nowNanos;
+    }
+    return nowNanos - postponedSinceNanos;
   }
 
-  /** Arms the does-not-exist timer, noting how many responses of the type came before it. */
-  void doesNotExistTimerStarted(ScheduledHandle timer) {
-    responsesWhenTimerArmed = owner.responses();
-    doesNotExistTimer = timer;
-  }
-
-  void doesNotExistTimerFired() {
-    doesNotExistTimer = null;
-  }
-
-  /** Whether a response of the type was applied since the does-not-exist timer was armed. */
-  boolean responseSinceTimerArmed() {
-    return owner.responses() != responsesWhenTimerArmed;
-  }
-
-  /** Whether it waits, off the wire, for its retention time to end. */
-  boolean retained() {
-    return retentionTimer != null;
-  }
-
-  void retentionStarted(ScheduledHandle timer) {
-    retentionTimer = timer;
-  }
-
-  void retentionTimerFired() {
-    retentionTimer = null;
+  boolean deletionPostponed() {
+    return deletionPostponed;
   }
 
   boolean hasDeletionTimer() {
     return deletionTimer != null;
   }
 
-  void deletionTimerStarted(ScheduledHandle timer) {
-    deletionTimer = timer;
+  /** Concludes the postponed deletion with {@code conclude} after {@code delayNanos}. */
+  void armDeletionTimer(long delayNanos, Runnable conclude) {
+    require(deletionPostponed && deletionTimer == null, "arm a deletion timer");
+    deletionTimer = owner.schedule(() -> {
+      deletionTimer = null;
+      conclude.run();
+    }, delayNanos);
   }
 
-  void deletionTimerFired() {
-    deletionTimer = null;
-  }
-
-  /** Something status() shows changed. */
-  void invalidateStatus() {
-    status = null;
-    owner.invalidateStatuses();
-  }
-
-  void cancelDoesNotExistTimer() {
-    if (doesNotExistTimer != null) {
-      doesNotExistTimer.cancel();
-      doesNotExistTimer = null;
-    }
-  }
-
-  void cancelDeletionTimer() {
+  /** It appeared again, was deleted, or left the wire: no deletion is postponed. */
+  void cancelPostponedDeletion() {
+    deletionPostponed = false;
     if (deletionTimer != null) {
       deletionTimer.cancel();
       deletionTimer = null;
     }
   }
 
-  void cancelRetentionTimer() {
+  boolean hasDoesNotExistTimer() {
+    return doesNotExistTimer != null;
+  }
+
+  /** Runs {@code fired} after {@code delayNanos} unless an answer comes first. */
+  void armDoesNotExistTimer(long delayNanos, Runnable fired) {
+    require(wire == Wire.WATCHED && doesNotExistTimer == null, "arm a does-not-exist timer");
+    responsesWhenArmed = owner.responses();
+    doesNotExistTimer = owner.schedule(() -> {
+      doesNotExistTimer = null;
+      fired.run();
+    }, delayNanos);
+  }
+
+  /** Whether a response of the type was applied since the does-not-exist timer was armed. */
+  boolean responseSinceTimerArmed() {
+    return owner.responses() != responsesWhenArmed;
+  }
+
+  /**
+   * No stream can answer (gRFC A57): the does-not-exist timer and a postponed deletion's timer
+   * stop; the postponement keeps its start, for the next stream to go on from.
+   */
+  void stopTimers() {
+    cancelDoesNotExistTimer();
+    if (deletionTimer != null) {
+      deletionTimer.cancel();
+      deletionTimer = null;
+    }
+  }
+
+  private void cancelDoesNotExistTimer() {
+    if (doesNotExistTimer != null) {
+      doesNotExistTimer.cancel();
+      doesNotExistTimer = null;
+    }
+  }
+
+  private void cancelRetentionTimer() {
     if (retentionTimer != null) {
       retentionTimer.cancel();
       retentionTimer = null;
     }
   }
 
-  void cancelTimers() {
-    cancelDoesNotExistTimer();
-    cancelDeletionTimer();
+  private void cancelTimers() {
+    stopTimers();
     cancelRetentionTimer();
   }
 
+  // ---- status ----
+
+  private void statusChanged() {
+    status = null;
+    owner.statusChanged();
+  }
+
+  /** CSDS's view (gRFC A40's {@code ClientResourceStatus}), rebuilt only after a change. */
   ResourceStatus status() {
     if (status == null) {
       status =
@@ -404,13 +531,26 @@ final class ResourceEntry<T> {
               type.typeUrl(),
               name,
               version,
-              state,
+              switch (knowledge) {
+                case NOTHING -> ResourceState.REQUESTED;
+                case VALUE -> unconfirmed ? ResourceState.REQUESTED : ResourceState.ACKED;
+                case ABSENT -> ResourceState.DOES_NOT_EXIST;
+                case NACKED -> ResourceState.NACKED;
+              },
               Optional.ofNullable(lastUpdated),
-              Optional.ofNullable(lastError),
+              Optional.ofNullable(errorText),
               Optional.ofNullable(raw),
-              Optional.ofNullable(rejectedVersion),
-              Optional.ofNullable(lastRejected));
+              Optional.ofNullable(rejection).map(Rejection::version),
+              Optional.ofNullable(rejection).map(Rejection::at));
     }
     return status;
+  }
+
+  private void require(boolean legal, String transition) {
+    if (!legal) {
+      throw new IllegalStateException(
+          "bug: cannot " + transition + " from " + wire + "/" + knowledge + ": " + type.shortName() + " \"" + name
+              + "\"");
+    }
   }
 }

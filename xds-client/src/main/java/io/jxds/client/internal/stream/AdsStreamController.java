@@ -1,20 +1,14 @@
 package io.jxds.client.internal.stream;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
-import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.grpc.SynchronizationContext.ScheduledHandle;
-import io.jxds.client.internal.cache.CallbackTracker;
 import io.jxds.client.internal.cache.ResourceCache;
-import io.jxds.client.internal.cache.ResponseOutcome;
-import java.util.ArrayList;
+import io.jxds.client.internal.cache.ServerId;
+import io.jxds.client.internal.cache.StreamId;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,16 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the client's one ADS stream to one server: opens it lazily on the first subscription, sends
- * a request per type when the transport is ready, ACKs and NACKs, asks for the next response only
- * when the last one's callbacks have run, and reconnects. All methods run on the client's {@link
- * SynchronizationContext}.
+ * Runs the client's ADS stream to one server: opens it lazily when a first name goes on the wire,
+ * has the stream send a request per type once the transport is ready and a batch of wire changes
+ * at the end of each turn of the client's context, asks for the next response only when the last
+ * one's callbacks have run, and reconnects. Every public method runs on the client's {@link
+ * SynchronizationContext}, and checks that it does.
  *
- * <p>Two wire protocols share this lifecycle ({@link SotwStream}, {@link DeltaStream}): state of
- * the world ({@code StreamAggregatedResources}, every request lists every name of its type) and
- * delta ({@code DeltaAggregatedResources}: requests name only the names subscribed or
- * unsubscribed since the last one, responses carry only changed resources, with per-resource
- * versions, and {@code removed_resources} for deletions).
+ * <p>Two wire protocols share this lifecycle, each with its own stream class: state of the world
+ * ({@link SotwStream}: every request lists every name of its type on the wire) and delta ({@link
+ * DeltaStream}: requests name only the names that went on or off the wire since the last one,
+ * responses carry only changed resources, with per-resource versions, and {@code
+ * removed_resources} for deletions).
  *
  * <p>Reconnect rules (gRFC A57): a stream that closes after at least one response was recycled by
  * the server: the backoff is reset and watchers are not told. A stream that fails before any
@@ -50,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * it, the client is no longer connected), and {@link ReconnectNudges} shortens the channel's
  * reconnect backoff early in the outage.
  *
- * <p>Every new stream re-sends every subscription: in state of the world with the type's last
+ * <p>Every new stream requests every name on the wire again: in state of the world with the type's last
  * accepted version and an empty nonce, in delta with {@code initial_resource_versions} naming the
  * version of every cached value, so a server that kept its state need not resend what the client
  * has.
@@ -64,11 +59,10 @@ public final class AdsStreamController {
     FAILING
   }
 
+  private final ServerId server;
   private final AdsTransport transport;
   private final boolean delta;
   private final ResourceCache cache;
-  private final Node node;
-  private final boolean nodeOnFirstRequestOnly;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
   /** Monotonic nanoseconds, for stream lifetimes. */
@@ -76,24 +70,23 @@ public final class AdsStreamController {
   private final ExponentialBackoff backoff;
   private final ReconnectNudges nudges;
   private final Events events;
-  private final NackLog nackLog = new NackLog();
-  /** Last accepted version per type URL; survives streams (grpc-java #7427). */
-  private final Map<String, String> acceptedVersions = new HashMap<>();
-  /**
-   * Per type URL, a request holding just the type and the subscribed names, rebuilt when the names
-   * change: every ACK of a 10 000-cluster response then shares its (immutable) name list instead
-   * of copying ten thousand strings.
-   */
-  private final Map<String, DiscoveryRequest> namesTemplates = new HashMap<>();
+  /** What every stream to this server shares. */
+  private final AdsStream.Settings settings;
+  /** What this controller's streams report to it. */
+  private final AdsStream.Controller streamEvents = new StreamEvents();
+  /** State of the world: what the requests of successive streams share. */
+  private final SotwRequests sotwRequests = new SotwRequests();
 
   /** Types whose names changed since the last flush; see {@link #queueFlush}. */
   private final Set<String> pendingTypes = new TreeSet<>();
-  /** Delta: per type, the names (un)subscribed since the last flush. */
+  /** Delta: per type, the names that went on or off the wire since the last flush. */
   private final Map<String, Set<String>> pendingNames = new HashMap<>();
   private boolean flushQueued;
-  private Stream stream;
+  private AdsStream stream;
+  /** Streams opened so far; numbers the next one's {@link StreamId}. */
+  private long streamsOpened;
   private ScheduledHandle retryTimer;
-  /** Why the waiting stream cannot connect; null unless a failure was reported since it started. */
+  /** Whether the server answers, is being reached, or fails (gRFC A57); see {@link #isConnected()}. */
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
   /** Not serving (a fallback server while a higher one serves): no stream, none started. */
@@ -121,7 +114,9 @@ public final class AdsStreamController {
   }
 
   /**
-   * @param delta speak delta xDS ({@code DeltaAggregatedResources}) rather than state of the world
+   * @param server which of the bootstrap's {@code xds_servers} this is; every server but the first
+   *     starts inactive (gRFC A71: the first serves, see {@link #activate()})
+   * @param ads how to reach it and which protocol it speaks
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
    * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
@@ -129,8 +124,8 @@ public final class AdsStreamController {
    * @param events hears what the client around it acts on (connection, failures, closed streams)
    */
   public AdsStreamController(
-      AdsTransport transport,
-      boolean delta,
+      ServerId server,
+      AdsServer ads,
       ResourceCache cache,
       Node node,
       boolean nodeOnFirstRequestOnly,
@@ -139,32 +134,42 @@ public final class AdsStreamController {
       LongSupplier ticker,
       RandomGenerator random,
       Events events) {
-    this.transport = transport;
-    this.delta = delta;
+    this.server = server;
+    this.transport = ads.transport();
+    this.delta = ads.delta();
+    this.inactive = server.index() > 0;
     this.cache = cache;
-    this.node = node;
-    this.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
     this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
     this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
     this.events = events;
+    this.settings =
+        new AdsStream.Settings(syncContext, cache, node, nodeOnFirstRequestOnly, transport.target(), new NackLog());
   }
 
   /** Whether a stream has received a response (delta: become ready) and not failed since. */
   public boolean isConnected() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     return connection == Connection.CONNECTED;
   }
 
   /** Whether requests written now reach a ready stream. */
   public boolean isReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     return stream != null && stream.ready;
   }
 
   /** Whether the last stream or connection attempt failed and nothing has worked since. */
   public boolean isFailing() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     return connection == Connection.FAILING;
+  }
+
+  /** Which of the bootstrap's servers this is. */
+  public ServerId server() {
+    return server;
   }
 
   /** Names the server in logs and errors. */
@@ -177,9 +182,10 @@ public final class AdsStreamController {
     return delta;
   }
 
-  /** A name of a type was subscribed or unsubscribed: tell the server (or open the stream). */
-  public void subscriptionsChanged(String typeUrl, String name) {
-    namesTemplates.remove(typeUrl);
+  /** A name of a type went on or off the wire: tell the server (or open the stream). */
+  public void wireChanged(String typeUrl, String name) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    sotwRequests.namesChanged(typeUrl);
     if (delta) {
       pendingNames.computeIfAbsent(typeUrl, t -> new HashSet<>()).add(name);
     }
@@ -190,10 +196,10 @@ public final class AdsStreamController {
       if (retryTimer == null) {
         startStream();
       }
-      return; // the new stream's onReady sends every subscription
+      return; // once ready, the new stream requests every name on the wire
     }
-    // A name subscribed while the stream waits for a channel that cannot connect hears the
-    // failure from the cache at once (ResourceCache.addWatcher).
+    // A name watched while the stream waits for a channel that cannot connect hears the failure
+    // from the cache at once (ResourceCache.addWatcher).
     if (stream.ready) {
       queueFlush(typeUrl);
     }
@@ -203,7 +209,7 @@ public final class AdsStreamController {
    * Sends the type's request at the end of the sync context's current turn, not now: a burst of
    * watches handled in one turn (a watcher callback that watches many names, or watches queued
    * while the context was busy) then costs one request per type instead of one per name, each
-   * listing every name (state of the world: n names subscribed one at a time would cost O(n²)).
+   * listing every name (state of the world: n names watched one at a time would cost O(n²)).
    */
   private void queueFlush(String typeUrl) {
     pendingTypes.add(typeUrl);
@@ -215,7 +221,7 @@ public final class AdsStreamController {
 
   private void flush() {
     flushQueued = false;
-    Stream s = stream;
+    AdsStream s = stream;
     if (s != null && s.ready) {
       for (String typeUrl : pendingTypes) {
         s.sendChanges(typeUrl, pendingNames.getOrDefault(typeUrl, Set.of()));
@@ -227,11 +233,12 @@ public final class AdsStreamController {
 
   /** Starts serving again (a fallback chosen, gRFC A71): opens a stream if anything is watched. */
   public void activate() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || !inactive) {
       return;
     }
     inactive = false;
-    if (stream == null && retryTimer == null && !cache.subscribedTypeUrls().isEmpty()) {
+    if (stream == null && retryTimer == null && !cache.watchedTypeUrls().isEmpty()) {
       startStream();
     }
   }
@@ -241,6 +248,7 @@ public final class AdsStreamController {
    * reopened until {@link #activate()}. What it delivered stays in the cache.
    */
   public void deactivate() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || inactive) {
       return;
     }
@@ -255,6 +263,7 @@ public final class AdsStreamController {
 
   /** Closes the stream and cancels the retry timer; nothing restarts it. */
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     close("xDS client closed");
   }
@@ -266,7 +275,7 @@ public final class AdsStreamController {
       retryTimer = null;
     }
     if (stream != null) {
-      Stream s = stream;
+      AdsStream s = stream;
       stream = null;
       if (s.call != null) { // null when starting the call threw
         s.call.cancel(why);
@@ -279,9 +288,9 @@ public final class AdsStreamController {
   }
 
   /** A delta stream no longer vouches for what it sent (ResourceCache.deltaStreamEnded). */
-  private void ended(Stream s) {
+  private void ended(AdsStream s) {
     if (delta) {
-      cache.deltaStreamEnded(s);
+      cache.deltaStreamEnded(s.id);
     }
   }
 
@@ -290,19 +299,23 @@ public final class AdsStreamController {
     if (shutdown || inactive) {
       return;
     }
-    Stream s = delta ? new DeltaStream(ticker.getAsLong()) : new SotwStream(ticker.getAsLong());
+    StreamId id = new StreamId(server, ++streamsOpened);
+    long now = ticker.getAsLong();
+    AdsStream s = delta
+        ? new DeltaStream(id, now, settings, streamEvents)
+        : new SotwStream(id, now, settings, streamEvents, sotwRequests);
     stream = s;
     log.debug("opening {} ADS stream to {}", delta ? "delta" : "state-of-the-world", transport.target());
     try {
-      s.start();
+      s.start(transport);
       s.call.request(1);
     } catch (RuntimeException e) {
       log.warn("cannot open ADS stream to {}", transport.target(), e);
-      syncContext.execute(() -> onClose(s, Status.UNAVAILABLE.withDescription("cannot open stream").withCause(e)));
+      syncContext.execute(() -> closed(s, Status.UNAVAILABLE.withDescription("cannot open stream").withCause(e)));
     }
   }
 
-  private void onReady(Stream s) {
+  private void ready(AdsStream s) {
     if (s != stream || s.ready) {
       return;
     }
@@ -311,14 +324,15 @@ public final class AdsStreamController {
     nudges.cancel();
     pendingTypes.clear(); // the initial requests carry every name
     pendingNames.clear();
+    cache.streamReady();
     if (delta) {
       // A delta server that already has what the client holds (initial_resource_versions) need
       // not answer at all, so a ready delta stream counts as connected; one that closes before
-      // any response is still a failure (onClose).
+      // any response is still a failure (closed).
       markConnected();
       cache.onStreamConnected();
     }
-    for (String typeUrl : cache.subscribedTypeUrls()) {
+    for (String typeUrl : cache.watchedTypeUrls()) {
       s.sendInitial(typeUrl);
     }
   }
@@ -332,7 +346,7 @@ public final class AdsStreamController {
   }
 
   /** A response arrived on {@code s}: the stream works. Returns false if {@code s} is stale. */
-  private boolean beginResponse(Stream s, String typeUrl, String version, String nonce, int resources) {
+  private boolean responded(AdsStream s, String typeUrl, String version, String nonce, int resources) {
     if (s != stream) {
       return false;
     }
@@ -354,33 +368,13 @@ public final class AdsStreamController {
     return true;
   }
 
-  /**
-   * Logs a NACK (once per distinct type, version and reason: some servers re-send a rejected
-   * version after every NACK) and returns its {@code error_detail} text, bounded.
-   */
-  private String nackDetail(String typeUrl, String version, ResponseOutcome outcome) {
-    // Bounded (DiscoveryRequest.error_detail): the log line and the NACK carry the same text.
-    String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
-    String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
-    if (nackLog.firstTime(typeUrl, version, detail)) {
-      log.warn("NACK {} version \"{}\" from {}: {}", shortType, version, transport.target(), detail);
-    } else {
-      log.debug("NACK {} version \"{}\" again: {}", shortType, version, detail);
-    }
-    return detail;
-  }
-
-  private CallbackTracker tracker(Stream s) {
-    return new CallbackTracker(() -> syncContext.execute(() -> requestNext(s)));
-  }
-
-  private void requestNext(Stream s) {
+  private void requestNext(AdsStream s) {
     if (s == stream) {
       s.call.request(1);
     }
   }
 
-  private void onClose(Stream s, Status status) {
+  private void closed(AdsStream s, Status status) {
     if (s != stream) {
       return;
     }
@@ -406,7 +400,7 @@ public final class AdsStreamController {
    * The stream waits for a connection and connecting failed: the stream stays (it starts once the
    * channel reconnects), but this is a failure like a stream that ended before any response.
    */
-  private void onConnectionFailure(Stream s, Status cause) {
+  private void connectionFailed(AdsStream s, Status cause) {
     if (s != stream || s.ready || shutdown) {
       return;
     }
@@ -434,7 +428,7 @@ public final class AdsStreamController {
    * Starts the next stream after the backoff's next delay less the time {@code closed} lived (A57),
    * counted from when it was connected: time spent waiting for the channel is not a stream's life.
    */
-  private void retryAfterBackoff(Stream closed) {
+  private void retryAfterBackoff(AdsStream closed) {
     long lived = Math.max(0, ticker.getAsLong() - (closed.ready ? closed.readyNanos : closed.startNanos));
     long delay = Math.max(0, backoff.nextDelayNanos() - lived);
     if (delay == 0) {
@@ -449,278 +443,31 @@ public final class AdsStreamController {
     return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
   }
 
-  /** One ADS call and what the client knows about it. Its events hop onto the sync context. */
-  private abstract class Stream implements AdsTransport.Events {
-    final long startNanos;
-    AdsTransport.CallControl call;
-    boolean ready;
-    long readyNanos;
-    boolean receivedResponse;
-    boolean nodeSent;
-
-    Stream(long startNanos) {
-      this.startNanos = startNanos;
-    }
-
-    /** Starts the call; sets {@link #call}. */
-    abstract void start();
-
-    /** The stream is ready: the type's first request, naming every subscribed name. */
-    abstract void sendInitial(String typeUrl);
-
-    /** Names of the type were subscribed or unsubscribed (in delta, {@code names}). */
-    abstract void sendChanges(String typeUrl, Set<String> names);
-
-    /** Whether this request carries the node (every request unless opted out). */
-    boolean takeNode() {
-      boolean send = !nodeOnFirstRequestOnly || !nodeSent;
-      nodeSent = true;
-      return send;
+  /** A stream's events, for the current stream only. */
+  private final class StreamEvents implements AdsStream.Controller {
+    @Override
+    public void ready(AdsStream s) {
+      AdsStreamController.this.ready(s);
     }
 
     @Override
-    public void onReady() {
-      syncContext.execute(() -> AdsStreamController.this.onReady(this));
+    public void closed(AdsStream s, Status status) {
+      AdsStreamController.this.closed(s, status);
     }
 
     @Override
-    public void onClose(Status status) {
-      syncContext.execute(() -> AdsStreamController.this.onClose(this, status));
+    public void connectionFailed(AdsStream s, Status cause) {
+      AdsStreamController.this.connectionFailed(s, cause);
     }
 
     @Override
-    public void onConnectionFailure(Status cause) {
-      syncContext.execute(() -> AdsStreamController.this.onConnectionFailure(this, cause));
-    }
-  }
-
-  /** State of the world: every request of a type lists every name on the wire. */
-  private final class SotwStream extends Stream implements AdsTransport.Listener {
-    final Map<String, String> nonces = new HashMap<>();
-    final Set<String> respondedTypes = new HashSet<>();
-    final Map<String, AnsweredRequest> answered = new HashMap<>();
-    AdsTransport.Call sotwCall;
-
-    SotwStream(long startNanos) {
-      super(startNanos);
+    public boolean responded(AdsStream s, String typeUrl, String version, String nonce, int resources) {
+      return AdsStreamController.this.responded(s, typeUrl, version, nonce, resources);
     }
 
     @Override
-    void start() {
-      sotwCall = transport.start(this);
-      call = sotwCall;
-    }
-
-    @Override
-    void sendInitial(String typeUrl) {
-      sendSubscription(typeUrl);
-    }
-
-    @Override
-    void sendChanges(String typeUrl, Set<String> names) {
-      sendSubscription(typeUrl);
-    }
-
-    private void sendSubscription(String typeUrl) {
-      if (!cache.isSubscribed(typeUrl)) {
-        // The last name of the type left. The xDS protocol ("How the client specifies what
-        // resources to return") reads an empty resource_names as "no resources" once a stream has
-        // named some, and as the legacy wildcard before; but java-control-plane's SimpleCache reads
-        // it as the wildcard always, and answers with every resource of the type (at once, or at
-        // its next snapshot), while an explicit "*" is the wildcard on every server. No request
-        // says "nothing" to all of them, so none is sent: the last one stands, the cache holds its
-        // names (keeps applying and ACKing what the server sends for them) until a name of the
-        // type is watched again or the stream ends.
-        return;
-      }
-      List<String> names = cache.subscribedNames(typeUrl);
-      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), names, nonces.getOrDefault(typeUrl, ""), null);
-      // The request is on a ready stream now: only from here may the server be blamed (A57).
-      cache.startTimers(typeUrl);
-    }
-
-    @Override
-    public void onResponse(DiscoveryResponse response) {
-      syncContext.execute(() -> handle(response));
-    }
-
-    private void handle(DiscoveryResponse response) {
-      String typeUrl = response.getTypeUrl();
-      if (!beginResponse(this, typeUrl, response.getVersionInfo(), response.getNonce(),
-          response.getResourcesCount())) {
-        return;
-      }
-      nonces.put(typeUrl, response.getNonce());
-      long answeredMark =
-          answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).responded(response.getVersionInfo());
-      CallbackTracker tracker = tracker(this);
-      // The ACK or NACK goes out as soon as the response is validated and cached, before watcher
-      // callbacks: a callback that runs inline (a channel's SynchronizationContext) must not hold
-      // the control plane's view of this client back. The next response still waits for every
-      // callback (the tracker), so flow control is unchanged.
-      ResponseOutcome outcome = cache.handleResponse(
-          response, tracker, respondedTypes.add(typeUrl), answeredMark, o -> answer(response, o));
-      if (outcome == null) {
-        log.debug("ignoring ADS response of unsubscribed type {}", typeUrl);
-      }
-      tracker.finish();
-    }
-
-    private void answer(DiscoveryResponse response, ResponseOutcome outcome) {
-      String typeUrl = response.getTypeUrl();
-      if (outcome.accepted()) {
-        acceptedVersions.put(typeUrl, response.getVersionInfo());
-        send(typeUrl, response.getVersionInfo(), cache.subscribedNames(typeUrl), response.getNonce(), null);
-        return;
-      }
-      String detail = nackDetail(typeUrl, response.getVersionInfo(), outcome);
-      send(typeUrl, acceptedVersions.getOrDefault(typeUrl, ""), cache.subscribedNames(typeUrl), response.getNonce(),
-          detail);
-    }
-
-    private void send(String typeUrl, String version, List<String> names, String nonce, String errorDetail) {
-      DiscoveryRequest template = namesTemplates.get(typeUrl);
-      if (template == null || template.getResourceNamesCount() != names.size()) {
-        template = DiscoveryRequest.newBuilder().setTypeUrl(typeUrl).addAllResourceNames(names).build();
-        namesTemplates.put(typeUrl, template);
-      }
-      answered.computeIfAbsent(typeUrl, t -> new AnsweredRequest()).sent(cache.subscriptionMark(typeUrl));
-      DiscoveryRequest.Builder request = template.toBuilder().setVersionInfo(version).setResponseNonce(nonce);
-      if (takeNode()) {
-        request.setNode(node);
-      }
-      if (errorDetail != null) {
-        request.setErrorDetail(
-            com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(errorDetail));
-      }
-      if (log.isDebugEnabled()) {
-        log.debug(
-            "ADS request to {}: type {}, version \"{}\", nonce \"{}\", {} names{}",
-            transport.target(),
-            typeUrl,
-            version,
-            nonce,
-            names.size(),
-            errorDetail == null ? "" : ", NACK");
-      }
-      sotwCall.send(request.build());
-    }
-  }
-
-  /**
-   * Delta: requests carry only the names subscribed or unsubscribed since the last one; the
-   * server remembers the rest for the stream's life. ACKs and NACKs name the response by nonce.
-   */
-  private final class DeltaStream extends Stream implements AdsTransport.DeltaListener {
-    /** Per type, the names this stream has asked the server for (what the server tracks). */
-    final Map<String, Set<String>> serverNames = new HashMap<>();
-    AdsTransport.DeltaCall deltaCall;
-
-    DeltaStream(long startNanos) {
-      super(startNanos);
-    }
-
-    @Override
-    void start() {
-      deltaCall = transport.startDelta(this);
-      call = deltaCall;
-    }
-
-    @Override
-    void sendInitial(String typeUrl) {
-      List<String> names = cache.subscribedNames(typeUrl);
-      if (names.isEmpty()) {
-        return; // a first request without names would be a wildcard subscription
-      }
-      serverNames.put(typeUrl, new HashSet<>(names));
-      DeltaDiscoveryRequest.Builder request =
-          DeltaDiscoveryRequest.newBuilder()
-              .setTypeUrl(typeUrl)
-              .addAllResourceNamesSubscribe(names)
-              // The versions the client holds: a server need not resend them (xDS protocol,
-              // "Incremental xDS": initial_resource_versions on a new stream).
-              .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, AdsStreamController.this, this));
-      send(request, names.size(), 0);
-      cache.startTimers(typeUrl);
-    }
-
-    @Override
-    void sendChanges(String typeUrl, Set<String> names) {
-      Set<String> onServer = serverNames.computeIfAbsent(typeUrl, t -> new HashSet<>());
-      List<String> subscribe = new ArrayList<>();
-      List<String> unsubscribe = new ArrayList<>();
-      for (String name : names) {
-        boolean watched = cache.isWatched(typeUrl, name);
-        if (watched && onServer.add(name)) {
-          subscribe.add(name);
-        } else if (!watched && onServer.remove(name)) {
-          unsubscribe.add(name);
-        }
-      }
-      if (subscribe.isEmpty() && unsubscribe.isEmpty()) {
-        return;
-      }
-      subscribe.sort(null);
-      unsubscribe.sort(null);
-      send(
-          DeltaDiscoveryRequest.newBuilder()
-              .setTypeUrl(typeUrl)
-              .addAllResourceNamesSubscribe(subscribe)
-              .addAllResourceNamesUnsubscribe(unsubscribe),
-          subscribe.size(),
-          unsubscribe.size());
-      cache.startTimers(typeUrl);
-    }
-
-    @Override
-    public void onResponse(DeltaDiscoveryResponse response) {
-      syncContext.execute(() -> handle(response));
-    }
-
-    private void handle(DeltaDiscoveryResponse response) {
-      String typeUrl = response.getTypeUrl();
-      if (!beginResponse(this, typeUrl, response.getSystemVersionInfo(), response.getNonce(),
-          response.getResourcesCount())) {
-        return;
-      }
-      CallbackTracker tracker = tracker(this);
-      // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
-      ResponseOutcome outcome =
-          cache.handleDeltaResponse(response, AdsStreamController.this, this, tracker, o -> answer(response, o));
-      if (outcome == null) {
-        // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
-        // since a delta server waits for the answer to a nonce before it sends the next one.
-        answer(response, ResponseOutcome.ACCEPTED);
-      }
-      tracker.finish();
-    }
-
-    private void answer(DeltaDiscoveryResponse response, ResponseOutcome outcome) {
-      DeltaDiscoveryRequest.Builder request =
-          DeltaDiscoveryRequest.newBuilder().setTypeUrl(response.getTypeUrl()).setResponseNonce(response.getNonce());
-      if (!outcome.accepted()) {
-        String detail = nackDetail(response.getTypeUrl(), response.getSystemVersionInfo(), outcome);
-        request.setErrorDetail(
-            com.google.rpc.Status.newBuilder().setCode(Status.Code.INVALID_ARGUMENT.value()).setMessage(detail));
-      }
-      send(request, 0, 0);
-    }
-
-    private void send(DeltaDiscoveryRequest.Builder request, int subscribed, int unsubscribed) {
-      if (takeNode()) {
-        request.setNode(node);
-      }
-      if (log.isDebugEnabled()) {
-        log.debug(
-            "delta ADS request to {}: type {}, nonce \"{}\", +{} -{} names{}",
-            transport.target(),
-            request.getTypeUrl(),
-            request.getResponseNonce(),
-            subscribed,
-            unsubscribed,
-            request.hasErrorDetail() ? ", NACK" : "");
-      }
-      deltaCall.send(request.build());
+    public void requestNext(AdsStream s) {
+      AdsStreamController.this.requestNext(s);
     }
   }
 }

@@ -1,7 +1,10 @@
 package io.jxds.client.internal.stream;
 
+import io.jxds.client.internal.cache.ResponseOutcome;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides whether a NACK is news: some control planes (java-control-plane among them) re-send a
@@ -9,6 +12,7 @@ import java.util.Map;
  * (type, version, reason) is a warning. Remembers the last few hundred keys.
  */
 final class NackLog {
+  private static final Logger log = LoggerFactory.getLogger(NackLog.class);
   private static final int CAPACITY = 256;
 
   private final Map<String, Boolean> seen =
@@ -20,6 +24,22 @@ final class NackLog {
           return size() > CAPACITY;
         }
       };
+
+  /**
+   * Logs a NACK sent to {@code target} (a warning the first time, see the class comment) and
+   * returns its {@code error_detail} text, bounded ({@link NackDetail}): the log line and the NACK
+   * carry the same text.
+   */
+  String nack(String typeUrl, String version, ResponseOutcome outcome, String target) {
+    String detail = NackDetail.cap(outcome.errorDetail(), NackDetail.MAX_BYTES);
+    String shortType = typeUrl.substring(typeUrl.lastIndexOf('.') + 1);
+    if (firstTime(typeUrl, version, detail)) {
+      log.warn("NACK {} version \"{}\" from {}: {}", shortType, version, target, detail);
+    } else {
+      log.debug("NACK {} version \"{}\" again: {}", shortType, version, detail);
+    }
+    return detail;
+  }
 
   /** True the first time this (type, version, reason) is seen. */
   boolean firstTime(String typeUrl, String version, String reason) {

@@ -9,16 +9,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client's ordered xDS servers (the bootstrap's {@code xds_servers}) and which of them serve,
- * after gRFC A71 (xDS fallback). All methods run on the client's {@link SynchronizationContext}.
+ * after gRFC A71 (xDS fallback). Every method but {@link #start} runs on the client's {@link
+ * SynchronizationContext}; the public entry points check that they do.
  *
  * <ul>
  *   <li>The first server serves; the others are idle.
  *   <li>When the server that serves last cannot be reached (its stream fails before any response,
- *       or its channel fails to connect) and some watched resource has nothing cached (a value, a
- *       known absence and a NACKed resource count as cached), the next server is started as
- *       well, and gets every subscription. Its failure is not reported to watchers then: the
- *       next server may answer. The failure of the last server is reported, as with one server.
- *       A watch of an uncached name while the serving server is failing falls back the same way.
+ *       or its channel fails to connect) and some watched name knows nothing (a value, an absence
+ *       and a NACK are each something: ARCHITECTURE.md, "Glossary"), the next server is started
+ *       as well, and is asked for every name on the wire. Its failure is not reported to watchers
+ *       then: the next server may answer. The failure of the last server is reported, as with one
+ *       server. A watch of a name that knows nothing while the serving server is failing falls
+ *       back the same way.
  *   <li>Servers before the serving one keep retrying (their own backoff). The first response from
  *       one of them makes it the serving server again: the servers after it are stopped and their
  *       streams closed. A stream that is only ready does not (a delta stream counts as connected
@@ -26,47 +28,60 @@ import org.slf4j.LoggerFactory;
  *   <li>The cache is shared: what any server delivered stays in use until a server replaces it.
  * </ul>
  */
-public final class ServerChain implements AdsStreamController.Events {
+public final class ServerChain implements AdsStreamController.Events, ResourceCache.Servers {
   private static final Logger log = LoggerFactory.getLogger(ServerChain.class);
 
+  private final SynchronizationContext syncContext;
   private List<AdsStreamController> controllers = List.of();
   private ResourceCache cache;
   private Runnable connectionListener;
   /** The serving server's index; those before it retry, those after it are inactive. */
   private int serving;
 
+  /** @param syncContext the client's context, where every method but {@link #start} runs */
+  public ServerChain(SynchronizationContext syncContext) {
+    this.syncContext = syncContext;
+  }
+
   /**
-   * Completes the wiring (the controllers report to this chain, and it to them and the cache).
+   * Completes the wiring: the chain is built first, for the cache to send its names to; the
+   * controllers, built next with the cache, report to the chain.
    *
-   * @param controllers one per server, in bootstrap order; all but the first are deactivated
+   * @param controllers one per server, in bootstrap order, all but the first inactive
    * @param connectionListener runs when {@link #isConnected()} may have changed
    */
   public void start(List<AdsStreamController> controllers, ResourceCache cache, Runnable connectionListener) {
+    if (this.cache != null) {
+      throw new IllegalStateException("the server chain is started already");
+    }
     this.controllers = List.copyOf(controllers);
     this.cache = cache;
     this.connectionListener = connectionListener;
-    for (int i = 1; i < controllers.size(); i++) {
-      controllers.get(i).deactivate();
-    }
   }
 
-  /** A name was subscribed or unsubscribed: every active server hears it. */
-  public void subscriptionsChanged(String typeUrl, String name) {
+  /** A name went on or off the wire: every active server hears it. */
+  @Override
+  public void wireChanged(String typeUrl, String name) {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
-      controllers.get(i).subscriptionsChanged(typeUrl, name);
+      controllers.get(i).wireChanged(typeUrl, name);
     }
     if (controllers.get(serving).isFailing()) {
-      maybeFallBack(); // gRFC A71: a new uncached resource while the server cannot be reached
+      maybeFallBack(); // gRFC A71: a new name that knows nothing while the server cannot be reached
     }
   }
 
-  /** Whether the serving server speaks state of the world (see ResourceCache.Listener). */
+  /** Whether the serving server speaks state of the world (see ResourceCache.Servers). */
+  @Override
   public boolean stateOfTheWorld() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     return !controllers.get(serving).isDelta();
   }
 
   /** Whether any active server's stream is ready: a timer may start. */
-  public boolean isReady() {
+  @Override
+  public boolean streamReady() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
       if (controllers.get(i).isReady()) {
         return true;
@@ -77,6 +92,7 @@ public final class ServerChain implements AdsStreamController.Events {
 
   /** Whether any active server is connected. */
   public boolean isConnected() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (int i = 0; i <= serving; i++) {
       if (controllers.get(i).isConnected()) {
         return true;
@@ -87,6 +103,7 @@ public final class ServerChain implements AdsStreamController.Events {
 
   /** Closes every stream. */
   public void shutdown() {
+    syncContext.throwIfNotInThisSynchronizationContext();
     for (AdsStreamController c : controllers) {
       c.shutdown();
     }
@@ -105,7 +122,7 @@ public final class ServerChain implements AdsStreamController.Events {
    */
   @Override
   public void answered(AdsStreamController controller) {
-    int index = controllers.indexOf(controller);
+    int index = controller.server().index();
     if (index < serving) {
       log.info("xDS server {} answers again; leaving fallback {}", controller.target(),
           controllers.get(serving).target());
@@ -119,7 +136,7 @@ public final class ServerChain implements AdsStreamController.Events {
 
   @Override
   public void failed(AdsStreamController controller, String what, Status status) {
-    int index = controllers.indexOf(controller);
+    int index = controller.server().index();
     if (index != serving) {
       return; // a higher server still down while a later one serves: nobody needs to hear it
     }
@@ -131,14 +148,14 @@ public final class ServerChain implements AdsStreamController.Events {
   @Override
   public void streamClosed(AdsStreamController controller) {
     // gRFC A57: no does-not-exist timer runs while no server can answer.
-    if (cache != null && !isReady()) {
-      cache.stopAllTimers();
+    if (!streamReady()) {
+      cache.noStreamReady();
     }
   }
 
-  /** Starts the next server if there is one and something watched has nothing cached. */
+  /** Starts the next server if there is one and some watched name knows nothing. */
   private boolean maybeFallBack() {
-    if (serving + 1 >= controllers.size() || !cache.hasUncachedWatched()) {
+    if (serving + 1 >= controllers.size() || !cache.anyWatchedKnowsNothing()) {
       return false;
     }
     serving++;
