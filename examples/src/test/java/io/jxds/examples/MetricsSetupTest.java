@@ -1,7 +1,5 @@
 package io.jxds.examples;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.grpc.InsecureChannelCredentials;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.model.ClusterUpdate;
