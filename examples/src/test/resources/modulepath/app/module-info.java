@@ -1,6 +1,6 @@
 /**
  * An application on the module path that uses jxds as a user would. jxds's jars are automatic
- * modules (README.md, "On the module path"): reading one reads them all, envoy's protos included.
+ * modules (docs/module-path.md): reading one reads them all, envoy's protos included.
  */
 module jxds.modulepath {
   requires io.jxds.balancer;

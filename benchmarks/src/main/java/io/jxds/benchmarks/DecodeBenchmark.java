@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Decoding a large ClusterLoadAssignment (10 000 endpoints in 100 localities over 3 priorities)
- * against protobuf's bare {@code parseFrom} of the same bytes, in the same run. The target (README, "Benchmarks"):
+ * against protobuf's bare {@code parseFrom} of the same bytes, in the same run. The target (docs/benchmarks.md):
  * {@link #decode} (parse + validate + model, here read from the bytes in one pass) takes at most
  * 1.5× {@link #parse}; {@link #decodeTree} is the former way, parse then walk the tree.
  *

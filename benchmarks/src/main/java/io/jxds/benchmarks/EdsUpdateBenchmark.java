@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * README, "Benchmarks": the time from an EDS {@code DiscoveryResponse} reaching the client to
+ * docs/benchmarks.md: the time from an EDS {@code DiscoveryResponse} reaching the client to
  * the new picker being handed to the channel ({@code Helper.updateBalancingState}), on real parts
  * only:
  *

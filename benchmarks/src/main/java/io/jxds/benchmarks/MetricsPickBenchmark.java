@@ -43,13 +43,16 @@ public class MetricsPickBenchmark {
   InMemoryAdsFeed feed;
   EdsBalancer balancer;
   SubchannelPicker picker;
+  /** What the {@code sdk} case records, read back by the smoke test; null in the others. */
+  InMemoryMetrics sdkMetrics;
 
   @Setup(Level.Trial)
   public void setUp() {
+    sdkMetrics = metrics.equals("sdk") ? new InMemoryMetrics() : null;
     OpenTelemetry openTelemetry = switch (metrics) {
       case "off" -> null;
       case "api" -> OpenTelemetry.noop();
-      case "sdk" -> new InMemoryMetrics().openTelemetry();
+      case "sdk" -> sdkMetrics.openTelemetry();
       default -> throw new IllegalArgumentException("metrics: " + metrics);
     };
     helper = FakeLbHelper.forBenchmarks(true);

@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code *Handle}: parse, then the full client path — unpack, validate into the model, compare
  * with the cached value, cache, notify one watcher per resource (direct executor), rebuild the
  * status snapshot, and build the ACK. Two versions alternate so every call is a real change.
- * Target (README, "Benchmarks"): {@code *Handle} ≤ 2 × {@code *Baseline}.
+ * Target (docs/benchmarks.md): {@code *Handle} ≤ 2 × {@code *Baseline}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

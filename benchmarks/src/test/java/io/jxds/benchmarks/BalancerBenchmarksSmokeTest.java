@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.Subchannel;
+import io.opentelemetry.api.common.Attributes;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -80,8 +82,15 @@ class BalancerBenchmarksSmokeTest {
         assertThat(result.getStatus().isOk()).isTrue();
         picked.add(result.getSubchannel());
       }
+      Map<Attributes, Long> localityPicks = bench.sdkMetrics == null
+          ? Map.of() : bench.sdkMetrics.points("jxds.lb.locality_picks");
       bench.tearDown();
       assertThat(picked).as(metrics).hasSizeGreaterThan(500).doesNotContainNull();
+      if (metrics.equals("sdk")) {
+        // Every pick lands in the one locality of the assignment, and is counted there once.
+        assertThat(localityPicks).as("jxds.lb.locality_picks by attributes").hasSize(1);
+        assertThat(localityPicks.values()).as("jxds.lb.locality_picks").containsExactly(2_000L);
+      }
     }
   }
 

@@ -2,9 +2,11 @@ package io.jxds.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jxds.testing.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -28,11 +30,16 @@ class EmbeddedDemoTest {
         .containsPattern("CDS +payments +ACKED")
         .containsPattern("EDS +payments +ACKED");
     assertThat(printed.lines()).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(80));
-    // The JVM of ./demo exits on its own: nothing the run started may keep it alive.
-    Thread.sleep(200);
-    Set<String> lingering = Thread.getAllStackTraces().keySet().stream()
+    // The JVM of ./demo exits on its own: nothing the run started may keep it alive. Threads end
+    // asynchronously once shut down, so wait for them (bounded) rather than sleep and look.
+    Poll.until(() -> "non-daemon threads the demo started to end, still alive: " + lingering(before),
+        Duration.ofSeconds(10), () -> lingering(before).isEmpty());
+  }
+
+  /** The live non-daemon threads that were not there {@code before}, by name. */
+  private static Set<String> lingering(Set<Thread> before) {
+    return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> !before.contains(t) && t.isAlive() && !t.isDaemon())
         .map(Thread::getName).collect(Collectors.toSet());
-    assertThat(lingering).isEmpty();
   }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * jxds on the module path, as a modular application uses it (README.md, "On the module path"):
+ * jxds on the module path, as a modular application uses it (docs/module-path.md):
  * each published jar is an automatic module named by its manifest's {@code Automatic-Module-Name},
  * so an application module that requires {@code io.jxds.balancer} and {@code io.jxds.testing}
  * compiles, and routes an RPC through {@code xds-cluster:///}, which needs the balancer's
@@ -61,7 +61,7 @@ class ModulePathIT {
             javaLauncher(),
             "--module-path", classes + File.pathSeparator + modulePath,
             // Explicit modules that only automatic modules use (org.slf4j) and Guava's failureaccess
-            // are resolved only when named (README, "On the module path").
+            // are resolved only when named (docs/module-path.md).
             "--add-modules", "ALL-MODULE-PATH",
             "--module", "jxds.modulepath/jxds.modulepath.Main")
         .redirectErrorStream(true)

@@ -1,6 +1,6 @@
 package io.jxds.examples;
 
-// README:begin
+// docs/testing.md:begin
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 
 import io.jxds.testing.TestBackend;
@@ -27,4 +27,4 @@ class PaymentsRoutingTest {
     bed.awaitShares(bed.newChannel("payments"), Map.of(b.get(0), 0.75, b.get(1), 0.25), 0.05);
   }
 }
-// README:end
+// docs/testing.md:end

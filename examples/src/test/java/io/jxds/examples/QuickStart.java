@@ -1,30 +1,55 @@
 package io.jxds.examples;
 
-// README:begin
+// README.md:begin
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.protobuf.services.HealthStatusManager;
 import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.XdsResources;
+import java.util.concurrent.TimeUnit;
 
-final class QuickStart {
-  /** A channel whose endpoints the control plane picks: cluster "payments", per the bootstrap. */
-  static ManagedChannel paymentsChannel() {
-    return Grpc.newChannelBuilder(XdsClusterPolicy.target("payments"), InsecureChannelCredentials.create())
-        .build(); // then: PaymentsGrpc.newBlockingStub(channel), as with any channel
-  }
+public final class QuickStart {
+  public static void main(String[] args) throws Exception {
+    // 1. A backend: any gRPC server; this one serves gRPC's health service.
+    Server backend = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+        .addService(new HealthStatusManager().getHealthService())
+        .build()
+        .start();
 
-  /** An Istio cluster: its name holds '|', which target() percent-encodes (%7C) for the URI. */
-  static ManagedChannel echoChannel() {
-    String cluster = "outbound|8080||echo.default.svc.cluster.local"; // outbound|PORT|SUBSET|HOST
-    return Grpc.newChannelBuilder(XdsClusterPolicy.target(cluster), InsecureChannelCredentials.create()).build();
-  }
+    // 2. A control plane: cluster "payments", whose one endpoint is the backend.
+    FakeAdsServer controlPlane = FakeAdsServer.loopback().start();
+    controlPlane.setClusters(XdsResources.cluster("payments").build());
+    controlPlane.setEndpoints(XdsResources.endpoints("payments")
+        .locality("us-east1", "us-east1-b", "", l -> l.endpoint("127.0.0.1", backend.getPort(), HEALTHY))
+        .build());
 
-  /** The same policy on a target of your own, through the service config. */
-  static ManagedChannel paymentsChannel(String target) {
-    return Grpc.newChannelBuilder(target, InsecureChannelCredentials.create())
-        .defaultServiceConfig(XdsClusterPolicy.serviceConfig("payments"))
-        .disableServiceConfigLookUp()
-        .build();
+    // 3. The bootstrap: where the control plane is, and who this client is.
+    System.setProperty("jxds.bootstrapConfig", """
+        {
+          "xds_servers": [{"server_uri": "%s", "channel_creds": [{"type": "insecure"}]}],
+          "node": {"id": "quick-start"}
+        }""".formatted(controlPlane.serverUri()));
+
+    // 4. A channel to cluster "payments": the control plane decides where its RPCs go.
+    ManagedChannel channel = Grpc.newChannelBuilder(
+        XdsClusterPolicy.target("payments"), InsecureChannelCredentials.create()).build();
+    HealthCheckResponse response = HealthGrpc.newBlockingStub(channel)
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance());
+    System.out.println("payments answered: " + response.getStatus());
+
+    channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    controlPlane.stop();
+    backend.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
   }
 }
-// README:end
+// README.md:end

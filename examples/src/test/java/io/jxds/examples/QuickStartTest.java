@@ -1,88 +1,40 @@
 package io.jxds.examples;
 
-import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.CallOptions;
-import io.grpc.ManagedChannel;
-import io.grpc.stub.ClientCalls;
-import io.jxds.testing.FakeAdsServer;
-import io.jxds.testing.XdsResources;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The README's quick-start snippet ({@link QuickStart}) routes real RPCs, and the README shows it verbatim. */
+/**
+ * README's quick start ({@link QuickStart}) is a whole program: run as one, in a JVM of its own
+ * (its system property and pooled client stay there), it routes its RPC through the control plane
+ * to the backend and exits on its own. README shows it verbatim ({@link DocSnippetsTest}).
+ */
 class QuickStartTest {
-  private final FakeAdsServer ads = FakeAdsServer.loopback();
-  private final DemoBackends backends = new DemoBackends();
-  private ManagedChannel channel;
+  @TempDir Path dir;
 
-  @BeforeEach
-  void setUp() {
-    ads.start();
-    backends.start("a");
-    ads.setClusters(XdsResources.cluster("payments").build());
-    ads.setEndpoints(XdsResources.endpoints("payments")
-        .locality("r", "z", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("a"), HEALTHY))
-        .build());
-    System.setProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY,
-        ads.bootstrap().jxdsOption("client_retention", "0s").build());
-  }
+  @Test
+  void programRoutesItsRpcThroughTheControlPlaneAndExits() throws Exception {
+    Path output = dir.resolve("output.txt");
+    Process run = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"),
+            QuickStart.class.getName())
+        .redirectErrorStream(true)
+        .redirectOutput(output.toFile())
+        .start();
 
-  @AfterEach
-  void tearDown() throws Exception {
-    if (channel != null) {
-      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    boolean ended = run.waitFor(60, TimeUnit.SECONDS);
+    if (!ended) {
+      run.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    System.clearProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY);
-    backends.close();
-    ads.stop();
-  }
-
-  @Test
-  void xdsClusterTargetRoutesToTheControlPlanesEndpoint() {
-    channel = QuickStart.paymentsChannel();
-
-    assertThat(call(channel)).containsExactly(0x08, 0x01); // SERVING, from backend a
-  }
-
-  @Test
-  void istioClusterNameRoutesThroughTheEncodedTarget() {
-    String cluster = "outbound|8080||echo.default.svc.cluster.local";
-    ads.putClusters(XdsResources.cluster(cluster).build());
-    ads.putEndpoints(XdsResources.endpoints(cluster)
-        .locality("r", "z", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("a"), HEALTHY))
-        .build());
-
-    channel = QuickStart.echoChannel();
-
-    assertThat(call(channel)).containsExactly(0x08, 0x01);
-  }
-
-  @Test
-  void serviceConfigOnAnyTargetRoutesTheSame() {
-    // The DNS resolver's address (a closed port) is ignored: the control plane decides.
-    channel = QuickStart.paymentsChannel("dns:///127.0.0.1:9");
-
-    assertThat(call(channel)).containsExactly(0x08, 0x01);
-  }
-
-  @Test
-  void readmeShowsTheSnippetVerbatim() throws Exception {
-    List<String> source = Files.readAllLines(Path.of("src/test/java/io/jxds/examples/QuickStart.java"));
-    List<String> snippet = source.subList(source.indexOf("// README:begin") + 1, source.indexOf("// README:end"));
-    String readme = Files.readString(Path.of("../README.md"));
-
-    assertThat(readme).contains(String.join("\n", snippet));
-  }
-
-  private static byte[] call(ManagedChannel channel) {
-    return ClientCalls.blockingUnaryCall(channel, DemoBackends.HEALTH_CHECK,
-        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[0]);
+    String printed = Files.readString(output, StandardCharsets.UTF_8);
+    assertThat(ended).as("the program ended on its own; it printed:%n%s", printed).isTrue();
+    assertThat(run.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
+    assertThat(printed).contains("payments answered: SERVING");
   }
 }

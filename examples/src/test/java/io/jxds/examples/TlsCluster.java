@@ -1,6 +1,6 @@
 package io.jxds.examples;
 
-// README:begin
+// docs/tls.md:begin
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.jxds.balancer.XdsClusterCredentials;
@@ -16,4 +16,4 @@ final class TlsCluster {
         .build();
   }
 }
-// README:end
+// docs/tls.md:end

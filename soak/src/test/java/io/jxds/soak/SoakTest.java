@@ -63,8 +63,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </ul>
  *
  * <p>Each mode runs with the client speaking state of the world or delta xDS. CI runs the four
- * bounded tests below (fixed seeds, about 30 s each). The long run (see README,
- * "Soak") is {@link #configuredRun()}, enabled by {@code -Djxds.soak.duration}.
+ * bounded tests below (fixed seeds, about 30 s each). The long run (see docs/soak.md) is
+ * {@link #configuredRun()}, enabled by {@code -Djxds.soak.duration}.
  */
 class SoakTest {
   private static final Duration CI_DURATION = Duration.ofSeconds(30);

@@ -10,7 +10,7 @@ import java.util.Optional;
  * server's chain with, and the subject alternative names it must carry. A balancer that cannot
  * honour it must refuse to connect rather than fall back to plaintext or skip a check.
  *
- * @param sni {@code sni}, empty when unset (kept as data: see the README on what jxds sends)
+ * @param sni {@code sni}, empty when unset (kept as data: see docs/tls.md, "Limits", on what jxds sends)
  * @param identityCertificate the provider of the client certificate ({@code tls_certificate_provider_instance}
  *     or its older form), empty for TLS without a client certificate
  * @param rootCertificates the provider of the roots ({@code ca_certificate_provider_instance} or its
