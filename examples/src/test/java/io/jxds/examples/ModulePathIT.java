@@ -117,7 +117,6 @@ class ModulePathIT {
       String artifact = path.endsWith(Paths.get("target", "classes"))
           ? path.getParent().getParent().getFileName().toString()
           : path.getFileName().toString().replaceFirst("-\\d.*\\.jar$", "");
-      artifact = artifact.equals("src-test-fixtures") ? "xds-test-fixtures" : artifact;
       if (PUBLISHED.containsKey(artifact)) {
         assertThat(path.toString()).as("%s is a jar (run through 'verify', after 'package')", artifact)
             .endsWith(".jar");

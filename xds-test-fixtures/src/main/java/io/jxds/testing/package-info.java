@@ -1,7 +1,7 @@
 /**
- * The jxds test fixtures: artifact {@code io.jxds:xds-test-fixtures}, built from the folder {@code
- * src-test-fixtures}, all in this package. They depend on no jxds module, so every jxds module's
- * tests use them, and any xDS client can be tested against them. The one fixture elsewhere is
+ * The jxds test fixtures: artifact (and folder) {@code xds-test-fixtures}, all in this package.
+ * They depend on no jxds module, so every jxds module's tests use them, and any xDS client can be
+ * tested against them. The one fixture elsewhere is
  * {@code FakeXdsClient}, an in-memory {@code XdsClient} for unit tests of code that watches
  * resources: it implements the jxds API, so it ships with it, in xds-api ({@code
  * io.jxds.api.testing}).
