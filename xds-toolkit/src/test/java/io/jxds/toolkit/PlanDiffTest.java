@@ -33,7 +33,8 @@ class PlanDiffTest {
         new Change(Change.Kind.ENDPOINT_SHARE, "payments", "10.0.0.2:80", "1/2", "1/4",
             Optional.of(Fraction.of(-1, 4))));
     assertThat(diff.ofKind(Change.Kind.LOCALITY_SHARE)).extracting(Change::subject).containsExactly("us/a/", "us/b/");
-    assertThat(diff.changes().get(0).toString()).isEqualTo("payments us/a/: LOCALITY_SHARE 1/2 -> 3/4 (+25.000 points)");
+    assertThat(diff.changes().get(0).toString())
+        .isEqualTo("payments us/a/: LOCALITY_SHARE 1/2 -> 3/4 (+25.000 points)");
   }
 
   @Test

@@ -85,7 +85,8 @@ class SnapshotReadingTest {
         ]}]}""".formatted(ResourceTypes.CLUSTER_TYPE_URL, CLUSTER, ResourceTypes.ENDPOINTS_TYPE_URL);
     Snapshot s = Snapshot.parse(json, "csds.json");
 
-    assertThat(s.resources()).singleElement().extracting(XdsResource::typeUrl).isEqualTo(ResourceTypes.CLUSTER_TYPE_URL);
+    assertThat(s.resources()).singleElement().extracting(XdsResource::typeUrl)
+        .isEqualTo(ResourceTypes.CLUSTER_TYPE_URL);
     assertThat(s.notes()).singleElement().asString().contains("EDS \"payments-eds\" has no value (REQUESTED)");
     assertThat(s.plan().cluster("payments").orElseThrow().state()).isEqualTo(ClusterPlan.State.ENDPOINTS_MISSING);
   }

@@ -55,7 +55,8 @@ public final class Planner {
     boolean serving = planned.serving().isPresent();
     String detail = serving ? "" : "cluster " + cluster.clusterName() + " has no usable endpoints"
         + (endpoints.unweightedLocalities().isEmpty() ? ""
-            : ": localities with load_balancing_weight unset or 0 take no traffic: " + endpoints.unweightedLocalities());
+            : ": localities with load_balancing_weight unset or 0 take no traffic: "
+                + endpoints.unweightedLocalities());
     return new ClusterPlan(
         cluster.clusterName(),
         serving ? ClusterPlan.State.SERVING : ClusterPlan.State.NO_USABLE_ENDPOINTS,

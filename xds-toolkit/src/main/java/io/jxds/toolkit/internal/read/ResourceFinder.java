@@ -110,11 +110,11 @@ public final class ResourceFinder {
     }
     String typeUrl = typeNode.string();
     if (!KnownTypes.isKnown(typeUrl)) {
-      throw bad(typeNode, path + (path.isEmpty() ? "" : ".") + "type_url", unknownType(typeUrl));
+      throw bad(typeNode, child(path) + "type_url", unknownType(typeUrl));
     }
     List<JsonNode> list = array(n, path, "resources");
     for (int i = 0; i < list.size(); i++) {
-      resource(list.get(i), typeUrl, i, path + (path.isEmpty() ? "" : ".") + "resources[" + i + "]");
+      resource(list.get(i), typeUrl, i, child(path) + "resources[" + i + "]");
     }
   }
 
@@ -123,7 +123,7 @@ public final class ResourceFinder {
     for (int i = 0; i < configs.size(); i++) {
       JsonNode c = configs.get(i);
       String type = c.stringMember("@type");
-      String where = path + (path.isEmpty() ? "" : ".") + "configs[" + i + "]";
+      String where = child(path) + "configs[" + i + "]";
       if (type == null) {
         throw bad(c, where, "config dump entry without \"@type\"");
       }
@@ -153,7 +153,8 @@ public final class ResourceFinder {
             JsonNode s = d.member(state);
             JsonNode listener = s == null ? null : s.member("listener");
             if (listener != null) {
-              typedOne(listener, path + (path.isEmpty() ? "" : ".") + "dynamic_listeners." + state + ".listener", KnownTypes.LISTENER_TYPE_URL);
+              typedOne(listener, child(path) + "dynamic_listeners." + state + ".listener",
+                  KnownTypes.LISTENER_TYPE_URL);
             }
           }
         }
@@ -174,7 +175,7 @@ public final class ResourceFinder {
     for (int i = 0; i < entries.size(); i++) {
       JsonNode value = entries.get(i).member(field, camel(field));
       if (value != null) {
-        typedOne(value, path + (path.isEmpty() ? "" : ".") + "" + arrayNames[0] + "[" + i + "]." + field, typeUrl);
+        typedOne(value, child(path) + "" + arrayNames[0] + "[" + i + "]." + field, typeUrl);
       }
     }
   }
@@ -190,7 +191,7 @@ public final class ResourceFinder {
   private void clientStatus(JsonNode n, String path) throws BadInputException {
     List<JsonNode> configs = array(n, path, "config");
     for (int i = 0; i < configs.size(); i++) {
-      clientConfig(configs.get(i), path + (path.isEmpty() ? "" : ".") + "config[" + i + "]");
+      clientConfig(configs.get(i), child(path) + "config[" + i + "]");
     }
   }
 
@@ -198,7 +199,7 @@ public final class ResourceFinder {
     List<JsonNode> generic = optionalArray(n, "generic_xds_configs", "genericXdsConfigs");
     for (int i = 0; i < generic.size(); i++) {
       JsonNode g = generic.get(i);
-      String where = path + (path.isEmpty() ? "" : ".") + "generic_xds_configs[" + i + "]";
+      String where = child(path) + "generic_xds_configs[" + i + "]";
       String typeUrl = g.stringMember("type_url", "typeUrl");
       String name = g.stringMember("name");
       String status = g.stringMember("client_status", "clientStatus");
@@ -219,15 +220,15 @@ public final class ResourceFinder {
         continue;
       }
       if (typeUrl != null) {
-        typedOne(config, where + (where.isEmpty() ? "" : ".") + "xds_config", typeUrl);
+        typedOne(config, child(where) + "xds_config", typeUrl);
       } else {
-        resource(config, null, 0, where + (where.isEmpty() ? "" : ".") + "xds_config");
+        resource(config, null, 0, child(where) + "xds_config");
       }
     }
     List<JsonNode> perXds = optionalArray(n, "xds_config", "xdsConfig");
     for (int i = 0; i < perXds.size(); i++) {
       JsonNode p = perXds.get(i);
-      String where = path + (path.isEmpty() ? "" : ".") + "xds_config[" + i + "]";
+      String where = child(path) + "xds_config[" + i + "]";
       section(p, "cluster_config", "clusterConfig", "ClustersConfigDump", where);
       section(p, "endpoint_config", "endpointConfig", "EndpointsConfigDump", where);
       section(p, "listener_config", "listenerConfig", "ListenersConfigDump", where);
@@ -239,7 +240,7 @@ public final class ResourceFinder {
       throws BadInputException {
     JsonNode s = perXds.member(field, camel);
     if (s != null) {
-      section(s, kind, path + (path.isEmpty() ? "" : ".") + "" + field);
+      section(s, kind, child(path) + "" + field);
     }
   }
 
@@ -349,6 +350,11 @@ public final class ResourceFinder {
   private static List<JsonNode> optionalArray(JsonNode n, String... names) {
     JsonNode a = n.member(names);
     return a == null || !a.isArray() ? List.of() : a.elements();
+  }
+
+  /** {@code path.} before a child's name, nothing at the document's root. */
+  private static String child(String path) {
+    return path.isEmpty() ? "" : path + ".";
   }
 
   private static String camel(String snake) {

@@ -80,7 +80,8 @@ class MainTest {
   @Test
   void badInputExitsTwoWithOneLineNamingTheFileAndLine() throws Exception {
     Path f = dir.resolve("x.json");
-    Files.writeString(f, "{\n  \"resources\": [\n    {\"name\": 1}\n  ],\n  \"type_url\": \"type.googleapis.com/x.Y\"\n}");
+    Files.writeString(f,
+        "{\n  \"resources\": [\n    {\"name\": 1}\n  ],\n  \"type_url\": \"type.googleapis.com/x.Y\"\n}");
 
     Run r = run("check", f.toString());
     assertThat(r.code()).isEqualTo(2);
