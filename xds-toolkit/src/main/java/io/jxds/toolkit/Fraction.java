@@ -99,6 +99,9 @@ public record Fraction(BigInteger numerator, BigInteger denominator) implements 
    * @return the value as a double
    */
   public double toDouble() {
+    if (numerator.bitLength() <= 53 && denominator.bitLength() <= 53) {
+      return (double) numerator.longValue() / denominator.longValue(); // both exact: one rounding
+    }
     return new BigDecimal(numerator).divide(new BigDecimal(denominator), MathContext.DECIMAL64).doubleValue();
   }
 

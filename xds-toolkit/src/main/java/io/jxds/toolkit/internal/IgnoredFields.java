@@ -81,15 +81,22 @@ public final class IgnoredFields {
 
   private IgnoredFields() {}
 
+  /** Each rule's path, resolved to field descriptors once per type. */
+  private static final Map<String, List<Resolved>> RESOLVED = Map.of(
+      ResourceTypes.CLUSTER_TYPE_URL, resolve(ResourceTypes.CLUSTER_TYPE_URL),
+      ResourceTypes.ENDPOINTS_TYPE_URL, resolve(ResourceTypes.ENDPOINTS_TYPE_URL));
+
+  /** A rule with its path as field descriptors. */
+  private record Resolved(Rule rule, FieldDescriptor[] fields) {}
+
   /** The fields {@code resource} sets that gRPC ignores. */
   public static List<IgnoredField> of(String typeUrl, Message resource) {
-    List<Rule> rules = RULES.getOrDefault(typeUrl, List.of());
     List<IgnoredField> found = new ArrayList<>();
-    for (Rule rule : rules) {
-      Match m = new Match();
-      walk(resource, rule.path().split("\\."), 0, "", m);
+    for (Resolved r : RESOLVED.getOrDefault(typeUrl, List.of())) {
+      Match m = new Match(r.fields().length);
+      walk(resource, r.fields(), 0, m);
       if (m.count > 0) {
-        found.add(new IgnoredField(m.first, m.count, rule.reason()));
+        found.add(new IgnoredField(m.path(r.fields()), m.count, r.rule().reason()));
       }
     }
     return found;
@@ -102,38 +109,70 @@ public final class IgnoredFields {
         : ClusterLoadAssignment.getDescriptor();
   }
 
-  /** Where a rule matched first, and how often. */
+  private static List<Resolved> resolve(String typeUrl) {
+    List<Resolved> resolved = new ArrayList<>();
+    for (Rule rule : RULES.get(typeUrl)) {
+      String[] segments = rule.path().split("\\.");
+      FieldDescriptor[] fields = new FieldDescriptor[segments.length];
+      Descriptor d = root(typeUrl);
+      for (int i = 0; i < segments.length; i++) {
+        String name = segments[i].endsWith("[]") ? segments[i].substring(0, segments[i].length() - 2) : segments[i];
+        fields[i] = d.findFieldByName(name);
+        if (fields[i] == null) {
+          throw new IllegalStateException("no field " + name + " in " + d.getFullName());
+        }
+        if (i < segments.length - 1) {
+          d = fields[i].getMessageType();
+        }
+      }
+      resolved.add(new Resolved(rule, fields));
+    }
+    return resolved;
+  }
+
+  /** Where a rule matched first (the repeated fields' indexes), and how often. */
   private static final class Match {
-    String first;
+    final int[] at;
+    int[] first;
     int count;
 
-    void add(String path) {
+    Match(int depth) {
+      at = new int[depth];
+    }
+
+    void add() {
       if (count++ == 0) {
-        first = path;
+        first = at.clone();
       }
+    }
+
+    /** The first match as text: {@code endpoints[0].lb_endpoints[2].endpoint.health_check_config}. */
+    String path(FieldDescriptor[] fields) {
+      StringBuilder s = new StringBuilder();
+      for (int i = 0; i < fields.length; i++) {
+        s.append(i == 0 ? "" : ".").append(fields[i].getName());
+        if (fields[i].isRepeated() && i < fields.length - 1) {
+          s.append('[').append(first[i]).append(']');
+        }
+      }
+      return s.toString();
     }
   }
 
-  private static void walk(Message m, String[] segments, int i, String prefix, Match match) {
-    String segment = segments[i];
-    boolean repeated = segment.endsWith("[]");
-    String name = repeated ? segment.substring(0, segment.length() - 2) : segment;
-    FieldDescriptor f = m.getDescriptorForType().findFieldByName(name);
-    if (f == null) {
-      throw new IllegalStateException("no field " + name + " in " + m.getDescriptorForType().getFullName());
-    }
-    String here = prefix.isEmpty() ? name : prefix + "." + name;
-    boolean last = i == segments.length - 1;
+  private static void walk(Message m, FieldDescriptor[] fields, int i, Match match) {
+    FieldDescriptor f = fields[i];
+    boolean last = i == fields.length - 1;
     if (f.isRepeated()) {
       int n = m.getRepeatedFieldCount(f);
       if (last) {
         if (n > 0) {
-          match.add(here);
+          match.add();
         }
         return;
       }
       for (int k = 0; k < n; k++) {
-        walk((Message) m.getRepeatedField(f, k), segments, i + 1, here + "[" + k + "]", match);
+        match.at[i] = k;
+        walk((Message) m.getRepeatedField(f, k), fields, i + 1, match);
       }
       return;
     }
@@ -142,9 +181,9 @@ public final class IgnoredFields {
       return;
     }
     if (last) {
-      match.add(here);
+      match.add();
     } else {
-      walk((Message) m.getField(f), segments, i + 1, here, match);
+      walk((Message) m.getField(f), fields, i + 1, match);
     }
   }
 }

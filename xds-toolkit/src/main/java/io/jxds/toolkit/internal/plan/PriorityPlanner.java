@@ -16,6 +16,7 @@ import io.jxds.toolkit.PriorityPlan;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -150,7 +151,7 @@ final class PriorityPlanner {
   /** A locality's share of its priority: the sum of its endpoints' shares. */
   private static Map<Locality, Fraction> localityShares(
       EndpointsUpdate update, int priority, LocalityGroup group, Map<InetSocketAddress, Fraction> endpointShares) {
-    Map<Locality, Fraction> shares = new HashMap<>();
+    Map<Locality, Fraction> shares = new IdentityHashMap<>(); // a Locality's hashCode walks its endpoints
     for (Locality l : update.localities()) {
       if (l.priority() != priority) {
         continue;

@@ -29,17 +29,27 @@ public final class JsonText {
   private static final int MAX_DEPTH = 512;
 
   private final String text;
+  private final List<JsonNode> typeValues;
   private int pos;
   private int line = 1;
   private int lineStart;
 
-  private JsonText(String text) {
+  private JsonText(String text, List<JsonNode> typeValues) {
     this.text = text;
+    this.typeValues = typeValues;
   }
 
   /** Parses one JSON document. */
   public static JsonNode parse(String text) throws SyntaxError {
-    JsonText p = new JsonText(text);
+    return parse(text, new ArrayList<>());
+  }
+
+  /**
+   * Parses one JSON document, adding to {@code typeValues} every string value of a member named
+   * {@code "@type"} (proto3 JSON's {@code Any} type URLs), so that nobody walks the tree for them.
+   */
+  public static JsonNode parse(String text, List<JsonNode> typeValues) throws SyntaxError {
+    JsonText p = new JsonText(text, typeValues);
     if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
       p.pos = 1; // a byte order mark
     }
@@ -103,7 +113,11 @@ public final class JsonText {
       expect(':');
       skipSpace();
       requireMore();
-      members.put(name, value(depth + 1));
+      JsonNode value = value(depth + 1);
+      members.put(name, value);
+      if (value.kind() == JsonNode.Kind.STRING && name.equals("@type")) {
+        typeValues.add(value);
+      }
       skipSpace();
       char c = peek();
       pos++;

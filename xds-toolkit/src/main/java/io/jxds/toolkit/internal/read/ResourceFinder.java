@@ -9,9 +9,11 @@ import io.jxds.toolkit.BadInputException;
 import io.jxds.toolkit.XdsResource;
 import io.jxds.toolkit.internal.KnownTypes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,13 +50,14 @@ public final class ResourceFinder {
    */
   public static Found find(String text, String source) throws BadInputException {
     JsonNode root;
+    List<JsonNode> types = new ArrayList<>();
     try {
-      root = JsonText.parse(text);
+      root = JsonText.parse(text, types);
     } catch (JsonText.SyntaxError e) {
       throw new BadInputException(source + ":" + e.line() + ": not JSON: " + e.getMessage());
     }
     ResourceFinder finder = new ResourceFinder(text, source);
-    finder.typeRegistry(root);
+    finder.typeRegistry(types);
     finder.document(root);
     return new Found(List.copyOf(finder.resources), List.copyOf(finder.notes));
   }
@@ -300,38 +303,28 @@ public final class ResourceFinder {
   }
 
   /** One registry for the document: every {@code "@type"} in it, each found on the class path. */
-  private void typeRegistry(JsonNode root) throws BadInputException {
+  private void typeRegistry(List<JsonNode> types) throws BadInputException {
     Map<String, Descriptor> found = new LinkedHashMap<>();
-    collectTypes(root, found);
+    Set<String> containers = new HashSet<>();
+    for (JsonNode type : types) {
+      String url = type.string();
+      if (found.containsKey(url) || containers.contains(url)) {
+        continue;
+      }
+      Descriptor d = MessageTypes.find(url).orElse(null);
+      if (d != null) {
+        found.put(url, d);
+      } else if (isContainer(url)) {
+        containers.add(url);
+      } else {
+        throw new BadInputException(source + ":" + type.line() + ": unknown \"@type\" " + url
+            + ": no such message in jxds's envoy API (io.envoyproxy.controlplane:api), so a gRPC client"
+            + " built on it could not read it either");
+      }
+    }
     JsonFormat.TypeRegistry registry = JsonFormat.TypeRegistry.newBuilder().add(found.values()).build();
     strict = JsonFormat.parser().usingTypeRegistry(registry);
     lenient = strict.ignoringUnknownFields();
-  }
-
-  private void collectTypes(JsonNode n, Map<String, Descriptor> found) throws BadInputException {
-    if (n.isObject()) {
-      JsonNode type = n.members().get("@type");
-      if (type != null && type.string() != null && !found.containsKey(type.string())) {
-        String url = type.string();
-        Descriptor d = MessageTypes.find(url).orElse(null);
-        if (d == null) {
-          if (!isContainer(url)) {
-            throw new BadInputException(source + ":" + type.line() + ": unknown \"@type\" " + url
-                + ": no such message in jxds's envoy API (io.envoyproxy.controlplane:api), so a gRPC client"
-                + " built on it could not read it either");
-          }
-        } else {
-          found.put(url, d);
-        }
-      }
-      for (JsonNode m : n.members().values()) {
-        collectTypes(m, found);
-      }
-    } else if (n.isArray()) {
-      for (JsonNode e : n.elements()) {
-        collectTypes(e, found);
-      }
-    }
   }
 
   /** Container types are walked here, not parsed by JsonFormat: their descriptor is not needed. */
