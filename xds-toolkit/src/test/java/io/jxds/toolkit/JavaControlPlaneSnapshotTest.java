@@ -25,9 +25,11 @@ class JavaControlPlaneSnapshotTest {
                 .build()),
         List.of(), List.of(), List.of(), "v1");
 
+    // docs/toolkit.md:begin
     List<com.google.protobuf.Message> resources = new ArrayList<>(snapshot.clusters().resources().values());
     resources.addAll(snapshot.endpoints().resources().values());
     TrafficPlan plan = io.jxds.toolkit.Snapshot.of(resources).plan();
+    // docs/toolkit.md:end
 
     assertThat(plan).cluster("payments").endpoint("10.0.0.3:8080").hasShare(0.75);
     assertThat(plan.check()).rejects("orders").withMessageContaining("priorities");

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The assertions pass on what the plan says and fail, naming what differs, on what it does not. */
 class ToolkitAssertionsTest {
+  // docs/toolkit.md:begin
   private final Snapshot payments = Snapshot.of(XdsResources.cluster("payments").edsServiceName("payments-eds").build(),
       XdsResources.endpoints("payments-eds")
           .locality("us", "a", "", l -> l.weight(3).endpoint("10.0.0.3", 8080, HEALTHY, 1)
@@ -19,6 +20,7 @@ class ToolkitAssertionsTest {
           .locality("us", "b", "", l -> l.weight(1).endpoint("10.0.0.5", 8080, HEALTHY)
               .endpoint("10.0.0.6", 8080, UNHEALTHY))
           .build());
+  // docs/toolkit.md:end
 
   private final Snapshot broken = Snapshot.of(XdsResources.cluster("payments").edsServiceName("payments-eds").build(),
       XdsResources.endpoints("payments-eds")
@@ -27,10 +29,12 @@ class ToolkitAssertionsTest {
 
   @Test
   void endpointShares() {
+    // docs/toolkit.md:begin
     assertThat(payments.plan()).hasNoNacks().cluster("payments").isServing().servesFromPriority(0)
         .endpoint("10.0.0.3:8080").hasShare(0.375);
     assertThat(payments.plan()).cluster("payments").endpoint("10.0.0.6:8080").takesNoTraffic();
     assertThat(payments.plan()).cluster("payments").locality("us", "b", "").hasShare(0.25);
+    // docs/toolkit.md:end
 
     assertThatThrownBy(() -> assertThat(payments.plan()).cluster("payments").endpoint("10.0.0.5:8080").hasShare(0.5))
         .isInstanceOf(AssertionError.class)
@@ -42,7 +46,9 @@ class ToolkitAssertionsTest {
 
   @Test
   void rejections() {
+    // docs/toolkit.md:begin
     assertThat(broken.check()).accepts("payments").rejects("payments-eds").withMessageContaining("priority");
+    // docs/toolkit.md:end
 
     assertThatThrownBy(() -> assertThat(payments.check()).rejects("payments-eds"))
         .hasMessage("Expected a client to NACK payments-eds, but it accepts it");
@@ -53,7 +59,9 @@ class ToolkitAssertionsTest {
   @Test
   void diffs() {
     assertThat(PlanDiff.between(payments, payments)).changesNothing();
+    // docs/toolkit.md:begin
     assertThat(PlanDiff.between(payments, broken)).movesShareOf("payments", "10.0.0.5:8080", -0.25);
+    // docs/toolkit.md:end
 
     assertThatThrownBy(() -> assertThat(PlanDiff.between(payments, broken)).hasNoNacks())
         .hasMessageContaining("EDS \"payments-eds\": NACK accepted -> NACKED:");
