@@ -1,0 +1,147 @@
+package io.jxds.api.internal.route;
+
+import io.grpc.Metadata;
+import io.jxds.api.model.route.ClusterWeight;
+import io.jxds.api.model.route.HeaderMatcher;
+import io.jxds.api.model.route.Route;
+import io.jxds.api.model.route.RouteAction;
+import io.jxds.api.model.route.RuntimeFraction;
+import java.util.List;
+import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One route of a {@link RouteTable}, ready to match calls and to choose their cluster. Immutable,
+ * safe on any thread.
+ *
+ * <p>Weighted choice (gRFC A28): with weights w0..wn and total T, a draw r uniform in [0, T) picks
+ * the first entry whose running sum exceeds r. For weights 90, 10: r in [0, 90) picks the first
+ * cluster, [90, 100) the second; a weight-0 entry is never picked. The running sums are computed
+ * once, and the pick is a binary search over them.
+ */
+public final class RouteEntry {
+  private final Route route;
+  private final PathMatch path;
+  private final HeaderMatcher[] headers;
+  private final HeaderReader[] readers;
+  private final @Nullable RuntimeFraction fraction;
+  private final String[] clusters; // empty when the route does not forward
+  private final long[] runningSums;
+
+  RouteEntry(Route route) {
+    this.route = route;
+    this.path = new PathMatch(route.match().path());
+    List<HeaderMatcher> h = route.match().headers();
+    this.headers = h.toArray(new HeaderMatcher[0]);
+    this.readers = new HeaderReader[headers.length];
+    for (int i = 0; i < headers.length; i++) {
+      readers[i] = HeaderReader.of(headers[i].name());
+    }
+    this.fraction = route.match().runtimeFraction().orElse(null);
+    RouteAction action = route.action();
+    if (action instanceof RouteAction.Cluster c) {
+      clusters = new String[] {c.name()};
+      runningSums = new long[] {1};
+    } else if (action instanceof RouteAction.WeightedClusters w) {
+      List<ClusterWeight> entries = w.clusters();
+      clusters = new String[entries.size()];
+      runningSums = new long[entries.size()];
+      long sum = 0;
+      for (int i = 0; i < clusters.length; i++) {
+        clusters[i] = entries.get(i).name();
+        sum += entries.get(i).weight();
+        runningSums[i] = sum;
+      }
+    } else {
+      clusters = new String[0];
+      runningSums = new long[0];
+    }
+  }
+
+  /**
+   * The route as the model gives it.
+   *
+   * @return the route
+   */
+  public Route route() {
+    return route;
+  }
+
+  /**
+   * Whether the route matches a call: path, then every header, then the runtime fraction, drawn
+   * from {@code random} only when the fraction is neither 0 nor whole.
+   *
+   * @param fullMethodName the call's {@code package.Service/Method}
+   * @param callHeaders the call's headers
+   * @param random where the fraction's draw comes from
+   * @return true when it matches
+   */
+  public boolean matches(String fullMethodName, Metadata callHeaders, RandomGenerator random) {
+    if (!path.matches(fullMethodName)) {
+      return false;
+    }
+    for (int i = 0; i < headers.length; i++) {
+      if (!headers[i].matches(readers[i].read(callHeaders))) {
+        return false;
+      }
+    }
+    RuntimeFraction f = fraction;
+    if (f == null || f.numerator() >= f.denominator()) {
+      return true;
+    }
+    return f.numerator() != 0 && f.matches(random.nextLong(f.denominator()));
+  }
+
+  /**
+   * Chooses the cluster of one call: once per call, so that its attempts stay on one cluster (gRFC
+   * A31).
+   *
+   * @param random where the weighted draw comes from (no draw for a single cluster)
+   * @return the cluster, or null when the route does not forward
+   *     ({@link RouteAction.NotForwarded}): the call fails naming the route
+   */
+  public @Nullable String chooseCluster(RandomGenerator random) {
+    if (clusters.length <= 1) {
+      return clusters.length == 0 ? null : clusters[0];
+    }
+    return clusterForDraw(random.nextLong(totalWeight()));
+  }
+
+  /**
+   * The sum of the weights: what a draw is taken below.
+   *
+   * @return the total weight; 1 for a single cluster, 0 when the route does not forward
+   */
+  public long totalWeight() {
+    return runningSums.length == 0 ? 0 : runningSums[runningSums.length - 1];
+  }
+
+  /**
+   * The cluster a draw picks.
+   *
+   * @param draw in [0, {@link #totalWeight()})
+   * @return the first cluster whose running sum of weights exceeds {@code draw}
+   * @throws IllegalArgumentException if the draw is out of range or the route does not forward
+   */
+  public String clusterForDraw(long draw) {
+    if (draw < 0 || draw >= totalWeight()) {
+      throw new IllegalArgumentException("draw must be in [0, " + totalWeight() + "), got " + draw);
+    }
+    int low = 0;
+    int high = runningSums.length - 1;
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (runningSums[mid] > draw) {
+        high = mid;
+      } else {
+        low = mid + 1;
+      }
+    }
+    return clusters[low];
+  }
+
+  @Override
+  public String toString() {
+    return route.name();
+  }
+}
