@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>jxds knows two filters: the router ({@code envoy.extensions.filters.http.router.v3.Router})
  * and fault injection ({@code envoy.extensions.filters.http.fault.v3.HTTPFault}, which every istiod
- * listener carries; its config is checked to parse, and applied per call by the next layer). A
+ * listener carries; its config is checked to parse, and is not applied yet: gRFC A33's fault
+ * injection is for the layer that applies per-route settings). A
  * {@code udpa.type.v1.TypedStruct} or {@code xds.type.v3.TypedStruct} is unwrapped: its
  * {@code type_url} names the filter.
  *
