@@ -1,12 +1,12 @@
 package io.jxds.api.internal.route;
 
-import io.grpc.Metadata;
 import io.jxds.api.model.route.ClusterWeight;
 import io.jxds.api.model.route.HeaderMatcher;
 import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.RouteAction;
 import io.jxds.api.model.route.RuntimeFraction;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
@@ -23,19 +23,23 @@ public final class RouteEntry {
   private final Route route;
   private final PathMatch path;
   private final HeaderMatcher[] headers;
-  private final HeaderReader[] readers;
+  private final int[] readerIndex; // headers[i]'s value is the table's CallHeaders value readerIndex[i]
   private final @Nullable RuntimeFraction fraction;
   private final String[] clusters; // empty when the route does not forward
   private final long[] runningSums;
 
-  RouteEntry(Route route) {
+  RouteEntry(Route route, Map<String, Integer> headerIndex) {
     this.route = route;
     this.path = new PathMatch(route.match().path());
     List<HeaderMatcher> h = route.match().headers();
     this.headers = h.toArray(new HeaderMatcher[0]);
-    this.readers = new HeaderReader[headers.length];
+    this.readerIndex = new int[headers.length];
     for (int i = 0; i < headers.length; i++) {
-      readers[i] = HeaderReader.of(headers[i].name());
+      Integer index = headerIndex.get(headers[i].name());
+      if (index == null) {
+        throw new IllegalArgumentException("no reader for header " + headers[i].name());
+      }
+      readerIndex[i] = index;
     }
     this.fraction = route.match().runtimeFraction().orElse(null);
     RouteAction action = route.action();
@@ -70,18 +74,13 @@ public final class RouteEntry {
   /**
    * Whether the route matches a call: path, then every header, then the runtime fraction, drawn
    * from {@code random} only when the fraction is neither 0 nor whole.
-   *
-   * @param fullMethodName the call's {@code package.Service/Method}
-   * @param callHeaders the call's headers
-   * @param random where the fraction's draw comes from
-   * @return true when it matches
    */
-  public boolean matches(String fullMethodName, Metadata callHeaders, RandomGenerator random) {
+  boolean matches(String fullMethodName, CallHeaders callHeaders, RandomGenerator random) {
     if (!path.matches(fullMethodName)) {
       return false;
     }
     for (int i = 0; i < headers.length; i++) {
-      if (!headers[i].matches(readers[i].read(callHeaders))) {
+      if (!headers[i].matches(callHeaders.value(readerIndex[i]))) {
         return false;
       }
     }

@@ -1,10 +1,14 @@
 package io.jxds.api.internal.route;
 
 import io.grpc.Metadata;
+import io.jxds.api.model.route.HeaderMatcher;
 import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.VirtualHost;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -23,15 +27,28 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class RouteTable {
+  private static final HeaderReader[] NO_READERS = new HeaderReader[0];
+
   private final VirtualHost virtualHost;
   private final RouteEntry[] entries;
+  private final HeaderReader[] readers; // one per distinct header name the routes match on
 
   private RouteTable(VirtualHost virtualHost) {
     this.virtualHost = virtualHost;
     List<Route> routes = virtualHost.routes();
+    Map<String, Integer> headerIndex = new HashMap<>();
+    List<HeaderReader> distinct = new ArrayList<>();
+    for (Route r : routes) {
+      for (HeaderMatcher h : r.match().headers()) {
+        if (headerIndex.putIfAbsent(h.name(), distinct.size()) == null) {
+          distinct.add(HeaderReader.of(h.name()));
+        }
+      }
+    }
+    this.readers = distinct.isEmpty() ? NO_READERS : distinct.toArray(new HeaderReader[0]);
     this.entries = new RouteEntry[routes.size()];
     for (int i = 0; i < entries.length; i++) {
-      entries[i] = new RouteEntry(routes.get(i));
+      entries[i] = new RouteEntry(routes.get(i), headerIndex);
     }
   }
 
@@ -64,8 +81,9 @@ public final class RouteTable {
    *     and the virtual host)
    */
   public @Nullable RouteEntry match(String fullMethodName, Metadata headers, RandomGenerator random) {
+    CallHeaders callHeaders = readers.length == 0 ? CallHeaders.NONE : new CallHeaders(headers, readers);
     for (RouteEntry e : entries) {
-      if (e.matches(fullMethodName, headers, random)) {
+      if (e.matches(fullMethodName, callHeaders, random)) {
         return e;
       }
     }
