@@ -10,7 +10,8 @@ class CallHeadersTest {
   void eachHeaderIsReadOnceAndAbsenceRemembered() {
     Metadata m = new Metadata();
     m.put(Metadata.Key.of("x-version", Metadata.ASCII_STRING_MARSHALLER), "v2");
-    CallHeaders headers = new CallHeaders(m, new HeaderReader[] {HeaderReader.of("x-version"), HeaderReader.of("x-no")});
+    CallHeaders headers =
+        new CallHeaders(m, new HeaderReader[] {HeaderReader.of("x-version"), HeaderReader.of("x-no")});
     String first = headers.value(0);
     assertThat(first).isEqualTo("v2");
     assertThat(headers.value(0)).isSameAs(first); // the ASCII marshaller makes a new String per read
