@@ -22,15 +22,17 @@ import org.jspecify.annotations.Nullable;
 public final class RouteEntry {
   private final Route route;
   private final PathMatch path;
+  private final int pathIndex; // the table's index of this path matcher, shared by equal ones
   private final HeaderMatcher[] headers;
-  private final int[] readerIndex; // headers[i]'s value is the table's CallHeaders value readerIndex[i]
+  private final int[] readerIndex; // headers[i]'s value is the call state's value readerIndex[i]
   private final @Nullable RuntimeFraction fraction;
   private final String[] clusters; // empty when the route does not forward
   private final long[] runningSums;
 
-  RouteEntry(Route route, Map<String, Integer> headerIndex) {
+  RouteEntry(Route route, PathMatch path, int pathIndex, Map<String, Integer> headerIndex) {
     this.route = route;
-    this.path = new PathMatch(route.match().path());
+    this.path = path;
+    this.pathIndex = pathIndex;
     List<HeaderMatcher> h = route.match().headers();
     this.headers = h.toArray(new HeaderMatcher[0]);
     this.readerIndex = new int[headers.length];
@@ -75,12 +77,12 @@ public final class RouteEntry {
    * Whether the route matches a call: path, then every header, then the runtime fraction, drawn
    * from {@code random} only when the fraction is neither 0 nor whole.
    */
-  boolean matches(String fullMethodName, CallHeaders callHeaders, RandomGenerator random) {
-    if (!path.matches(fullMethodName)) {
+  boolean matches(String fullMethodName, CallState call, RandomGenerator random) {
+    if (!call.pathMatches(pathIndex, path, fullMethodName)) {
       return false;
     }
     for (int i = 0; i < headers.length; i++) {
-      if (!headers[i].matches(callHeaders.value(readerIndex[i]))) {
+      if (!headers[i].matches(call.value(readerIndex[i]))) {
         return false;
       }
     }

@@ -3,6 +3,7 @@ package io.jxds.api.internal.route;
 import io.grpc.Metadata;
 import io.jxds.api.model.route.HeaderMatcher;
 import io.jxds.api.model.route.Route;
+import io.jxds.api.model.route.StringMatcher;
 import io.jxds.api.model.route.VirtualHost;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +33,7 @@ public final class RouteTable {
   private final VirtualHost virtualHost;
   private final RouteEntry[] entries;
   private final HeaderReader[] readers; // one per distinct header name the routes match on
+  private final int sharedPaths; // distinct path matchers when some routes share one, else 0
 
   private RouteTable(VirtualHost virtualHost) {
     this.virtualHost = virtualHost;
@@ -46,10 +48,19 @@ public final class RouteTable {
       }
     }
     this.readers = distinct.isEmpty() ? NO_READERS : distinct.toArray(new HeaderReader[0]);
+    Map<StringMatcher, Integer> pathIndex = new HashMap<>();
+    List<PathMatch> paths = new ArrayList<>();
     this.entries = new RouteEntry[routes.size()];
     for (int i = 0; i < entries.length; i++) {
-      entries[i] = new RouteEntry(routes.get(i), headerIndex);
+      StringMatcher p = routes.get(i).match().path();
+      Integer index = pathIndex.putIfAbsent(p, paths.size());
+      if (index == null) {
+        index = paths.size();
+        paths.add(new PathMatch(p));
+      }
+      entries[i] = new RouteEntry(routes.get(i), paths.get(index), index, headerIndex);
     }
+    this.sharedPaths = paths.size() < entries.length ? paths.size() : 0;
   }
 
   /**
@@ -81,9 +92,10 @@ public final class RouteTable {
    *     and the virtual host)
    */
   public @Nullable RouteEntry match(String fullMethodName, Metadata headers, RandomGenerator random) {
-    CallHeaders callHeaders = readers.length == 0 ? CallHeaders.NONE : new CallHeaders(headers, readers);
+    CallState call = readers.length == 0 && sharedPaths == 0 ? CallState.NONE
+        : new CallState(headers, readers, sharedPaths);
     for (RouteEntry e : entries) {
-      if (e.matches(fullMethodName, callHeaders, random)) {
+      if (e.matches(fullMethodName, call, random)) {
         return e;
       }
     }
