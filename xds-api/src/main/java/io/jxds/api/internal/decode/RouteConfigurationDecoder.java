@@ -13,6 +13,7 @@ import io.jxds.api.model.route.ClusterWeight;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,10 +91,10 @@ public final class RouteConfigurationDecoder {
   private static io.jxds.api.model.route.VirtualHost virtualHost(
       VirtualHost host, String kind, String name, String path, Set<String> optionalPlugins)
       throws XdsResourceException {
-    List<String> domains = new ArrayList<>(host.getDomainsCount());
+    Set<String> domains = new LinkedHashSet<>(); // a set: a control plane may list thousands
     for (String d : host.getDomainsList()) {
       String normalized = Domains.normalizeDomain(d);
-      if (normalized != null && !domains.contains(normalized)) {
+      if (normalized != null) {
         domains.add(normalized);
       }
     }
@@ -102,7 +103,7 @@ public final class RouteConfigurationDecoder {
     for (int j = 0; j < host.getRoutesCount(); j++) {
       route(host.getRoutes(j), j, kind, name, path + ".routes[" + j + "]", optionalPlugins).ifPresent(routes::add);
     }
-    return new io.jxds.api.model.route.VirtualHost(host.getName(), domains, routes);
+    return new io.jxds.api.model.route.VirtualHost(host.getName(), List.copyOf(domains), routes);
   }
 
   private static Optional<io.jxds.api.model.route.Route> route(
