@@ -405,4 +405,30 @@ class DeltaProtocolTest {
     clock.forwardTime(20, TimeUnit.SECONDS);
     assertThat(again.events()).hasSize(1);
   }
+
+  /**
+   * A value a wildcard server sent unwatched on a stream that has ended is served when watched in
+   * the gap, but no live stream vouches for it: watched again after a cancel it is unconfirmed
+   * until the next stream is told of it.
+   */
+  @Test
+  void keptValueOfAnEndedStreamIsNotVouchedForUntilTheNextStreamIsToldOfIt() {
+    watchCluster("a");
+    ScriptedDeltaCall call = transport.lastDelta().ready();
+    call.respond(response(CLUSTER_TYPE_URL, "n1", List.of(cluster("a", "1"), cluster("b", "7"))));
+    call.close(Status.UNAVAILABLE);
+
+    WatchHandle first = client.watch(TestTypes.CLUSTER, "b", new RecordingWatcher<>(), DIRECT);
+    first.cancel();
+    RecordingWatcher<TestCluster> again = watchCluster("b"); // still no stream
+    assertThat(again.updates()).extracting(TestCluster::name).containsExactly("b");
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "b").orElseThrow().state())
+        .isEqualTo(ResourceState.REQUESTED);
+
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    ScriptedDeltaCall next = transport.lastDelta().ready();
+    assertThat(next.lastRequest().getInitialResourceVersionsMap()).containsEntry("b", "7");
+    assertThat(client.status().resource(CLUSTER_TYPE_URL, "b").orElseThrow().state())
+        .isEqualTo(ResourceState.ACKED);
+  }
 }

@@ -78,6 +78,10 @@ final class DeltaResponses {
     AppliedResponse applied =
         new AppliedResponse(nextSequence.getAsLong(), clock.instant(), null, kept.stream(), delivery);
     applied.apply(t, kept.resource().getResource(), 0, kept.resource().getVersion());
+    ResourceEntry<T> entry = t.get(name);
+    if (kept.streamEnded() && entry != null) {
+      entry.streamEnded(kept.stream()); // the stream that sent it is gone: it vouches for nothing now
+    }
     return applied.valid() > 0 && delivery.pendingCount() > queued;
   }
 
