@@ -74,7 +74,8 @@ class ListenerNamingTest {
     StatusOr<String> name = naming.listenerName(ListenerTarget.parse(URI.create("xds:///svc")));
 
     assertThat(name.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(name.getStatus().getDescription()).contains("is not an xdstp: URI of a envoy.config.listener.v3.Listener");
+    assertThat(name.getStatus().getDescription())
+        .contains("is not an xdstp: URI of a envoy.config.listener.v3.Listener");
   }
 
   @Test
