@@ -12,9 +12,13 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.grpc.stub.ClientCalls;
+import io.jxds.api.XdsClient;
+import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.resolver.RouteChoice;
 import io.jxds.balancer.internal.resolver.RouteSource;
 import io.jxds.balancer.internal.resolver.RouteTable;
+import io.jxds.client.DefaultXdsClient;
+import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
@@ -166,6 +170,65 @@ class RoutedChannelEndToEndTest {
     assertThat(status.getDescription()).startsWith("xds:///payments: listener payments: routing by LDS and RDS");
   }
 
+  @Test
+  void aClientHandedInIsUsedAndNotClosed() throws Exception {
+    System.clearProperty(XdsTestBed.BOOTSTRAP_PROPERTY); // no bootstrap anywhere: only the handed-in client
+    serveClusters("a");
+    routes.initial = new SplitTable(Map.of("a", 1));
+    try (DefaultXdsClient client =
+        XdsClientBuilder.forTarget(ads.serverUri(), InsecureChannelCredentials.create()).build()) {
+      ManagedChannel channel = bed.track(Grpc.newChannelBuilder("xds:///service", InsecureChannelCredentials.create())
+          .setNameResolverArg(RouteSource.FACTORY_ARG, routes)
+          .setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client)
+          .build());
+
+      BackendCalls.awaitCalls(channel, 5, Poll.DEFAULT_TIMEOUT, w -> w.getOrDefault("a", 0) == 5);
+      assertThat(routes.client).isSameAs(client);
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+
+      assertThat(client.isClosed()).isFalse();
+    }
+  }
+
+  @Test
+  void withoutABootstrapCallsFailNamingTheTargetAndWhereToPutOne() {
+    System.clearProperty(XdsTestBed.BOOTSTRAP_PROPERTY);
+
+    Status status = BackendCalls.failure(channel("xds:///service"));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).startsWith("xds:///service: no xDS client: ")
+        .contains("GRPC_XDS_BOOTSTRAP").contains("XDS_CLIENT_ARG");
+  }
+
+  @Test
+  void anAuthorityTheBootstrapLacksFailsCallsNamingIt() {
+    Status status = BackendCalls.failure(channel("xds://elsewhere.example/service"));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription()).isEqualTo("INVALID_ARGUMENT: invalid target xds://elsewhere.example/service:"
+        + " target authority elsewhere.example is not in the bootstrap's authorities");
+  }
+
+  @Test
+  void theVirtualHostIsChosenByTheChannelsAuthority() {
+    serveClusters("a");
+    routes.initial = new SplitTable(Map.of("a", 1));
+    ManagedChannel plain = channel("xds:///service.prod:8080");
+    BackendCalls.awaitCalls(plain, 1, Poll.DEFAULT_TIMEOUT, w -> w.containsKey("a"));
+    assertThat(routes.request.authority()).isEqualTo("service.prod:8080");
+    assertThat(routes.request.listenerName()).isEqualTo("service.prod:8080");
+
+    ManagedChannel overridden = bed.track(Grpc.newChannelBuilder("xds:///service", InsecureChannelCredentials.create())
+        .overrideAuthority("front.example")
+        .setNameResolverArg(RouteSource.FACTORY_ARG, routes)
+        .build());
+    BackendCalls.awaitCalls(overridden, 1, Poll.DEFAULT_TIMEOUT, w -> w.containsKey("a"));
+
+    assertThat(routes.request.authority()).isEqualTo("front.example");
+    assertThat(routes.request.listenerName()).isEqualTo("service");
+  }
+
   /** Serves each cluster by CDS and EDS, each with one backend of its own name. */
   private void serveClusters(String... names) {
     List<io.envoyproxy.envoy.config.cluster.v3.Cluster> clusters = new ArrayList<>();
@@ -199,12 +262,16 @@ class RoutedChannelEndToEndTest {
   private static final class TestRoutes implements RouteSource.Factory {
     volatile RouteTable initial;
     volatile Status error;
+    volatile RouteSource.Request request;
+    volatile XdsClient client;
     private volatile RouteSource.Sink sink;
     private volatile SynchronizationContext syncContext;
 
     @Override
     public RouteSource start(RouteSource.Request request, RouteSource.Sink sink) {
       this.sink = sink;
+      this.request = request;
+      this.client = request.client();
       this.syncContext = request.syncContext();
       if (error != null) {
         sink.onError(error);
