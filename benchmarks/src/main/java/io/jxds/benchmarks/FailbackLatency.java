@@ -10,6 +10,7 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -234,8 +235,15 @@ public final class FailbackLatency {
     }
   }
 
+  // nameResolverFactory is deprecated, and the one way to reach grpc-xds's resolver: with jxds on
+  // the class path, jxds serves xds: (ARCHITECTURE.md, "Routing each call").
+  @SuppressWarnings("deprecation")
   private static Trial trial(Client client, List<Backend> backends, long downNanos) throws Exception {
-    ManagedChannel channel = Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create()).build();
+    ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create());
+    if (client == Client.GRPC_JAVA) {
+      builder.nameResolverFactory(new io.grpc.xds.XdsNameResolverProvider());
+    }
+    ManagedChannel channel = builder.build();
     Driver driver = new Driver(channel);
     try {
       driver.start();
