@@ -34,9 +34,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -85,8 +87,8 @@ class ConfigSelectorGuardTest {
   void theChannelRoutesACallOnceAndEveryPickOfItSeesTheCallOptionsTheInterceptorSet() throws Exception {
     routes = args -> new CallRoute.Routed(parse(args, Map.of()), withOption(CHOSEN, "cluster-a"));
 
-    CompletableFuture<String> answer = callAsync(CallOptions.DEFAULT.withWaitForReady());
-    Poll.until("the first pick, queued while the policy connects", () -> picks.size() == 1);
+    Future<String> answer = callAsync(CallOptions.DEFAULT.withWaitForReady());
+    Poll.until("a first pick, queued while the policy connects", () -> !picks.isEmpty());
     serve();
 
     assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("backend");
@@ -100,7 +102,7 @@ class ConfigSelectorGuardTest {
     routes = args -> new CallRoute.Failed(Status.UNAVAILABLE.withDescription("no route for the guard"));
     serve();
 
-    CompletableFuture<String> answer = callAsync(CallOptions.DEFAULT.withWaitForReady());
+    Future<String> answer = callAsync(CallOptions.DEFAULT.withWaitForReady());
 
     StatusRuntimeException failure = awaitFailure(answer);
     assertThat(failure.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -129,17 +131,44 @@ class ConfigSelectorGuardTest {
     }
   }
 
-  private CompletableFuture<String> callAsync(CallOptions options) {
-    return CompletableFuture.supplyAsync(() -> new String(ClientCalls.blockingUnaryCall(
-        channel, TestBackend.NAME_METHOD, options.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[0]),
-        StandardCharsets.UTF_8));
+  /** Starts a call without a thread of its own (a pool's thread may be busy in a loaded suite). */
+  private Future<String> callAsync(CallOptions options) {
+    Future<byte[]> answer = ClientCalls.futureUnaryCall(
+        channel.newCall(TestBackend.NAME_METHOD, options.withDeadlineAfter(10, TimeUnit.SECONDS)), new byte[0]);
+    return new Future<>() {
+      @Override
+      public boolean cancel(boolean mayInterruptIfRunning) {
+        return answer.cancel(mayInterruptIfRunning);
+      }
+
+      @Override
+      public boolean isCancelled() {
+        return answer.isCancelled();
+      }
+
+      @Override
+      public boolean isDone() {
+        return answer.isDone();
+      }
+
+      @Override
+      public String get() throws InterruptedException, ExecutionException {
+        return new String(answer.get(), StandardCharsets.UTF_8);
+      }
+
+      @Override
+      public String get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException,
+          TimeoutException {
+        return new String(answer.get(timeout, unit), StandardCharsets.UTF_8);
+      }
+    };
   }
 
-  private static StatusRuntimeException awaitFailure(CompletableFuture<String> answer) throws Exception {
+  private static StatusRuntimeException awaitFailure(Future<String> answer) throws Exception {
     try {
       String value = answer.get(10, TimeUnit.SECONDS);
       throw new AssertionError("the call succeeded: " + value);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return (StatusRuntimeException) e.getCause();
     }
   }
