@@ -202,6 +202,20 @@ class RoutedChannelEndToEndTest {
   }
 
   @Test
+  void aChannelCreatedBeforeItsBootstrapRoutesOnceTheBootstrapAppears() {
+    System.clearProperty(XdsTestBed.BOOTSTRAP_PROPERTY);
+    serveClusters("a");
+    routes.initial = new SplitTable(Map.of("a", 1));
+    ManagedChannel channel = channel("xds:///service");
+    assertThat(BackendCalls.failure(channel).getDescription()).startsWith("xds:///service: no xDS client: ");
+
+    bed.useBootstrap(ads.bootstrap().jxdsOption("client_retention", "0s").build());
+
+    // No enterIdle(): the channel's own re-resolution (with backoff) must find the bootstrap.
+    BackendCalls.awaitCalls(channel, 5, Poll.DEFAULT_TIMEOUT, w -> w.getOrDefault("a", 0) == 5);
+  }
+
+  @Test
   void anAuthorityTheBootstrapLacksFailsCallsNamingIt() {
     Status status = BackendCalls.failure(channel("xds://elsewhere.example/service"));
 
