@@ -56,7 +56,7 @@ public final class ClusterManagerBalancer extends LoadBalancer {
   private final SynchronizationContext syncContext;
   private final LoadBalancer.Factory childFactory;
   private final PublishedState published;
-  /** By cluster name, in the config's (sorted) order. */
+  /** By cluster name. */
   private final Map<String, Child> children = new LinkedHashMap<>();
   private boolean updating;
   private boolean shutdown;
