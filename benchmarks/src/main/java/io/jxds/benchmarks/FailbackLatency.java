@@ -10,11 +10,11 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
@@ -235,15 +235,16 @@ public final class FailbackLatency {
     }
   }
 
-  // nameResolverFactory is deprecated, and the one way to reach grpc-xds's resolver: with jxds on
-  // the class path, jxds serves xds: (ARCHITECTURE.md, "Routing each call").
+  // With jxds on the class path, jxds serves xds: (ARCHITECTURE.md, "Routing each call"): grpc-java
+  // gets grpc-xds's resolver through the deprecated nameResolverFactory, on a builder that has not
+  // chosen its resolver yet (Grpc.newChannelBuilder has, and would ignore the factory).
   @SuppressWarnings("deprecation")
   private static Trial trial(Client client, List<Backend> backends, long downNanos) throws Exception {
-    ManagedChannelBuilder<?> builder = Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create());
-    if (client == Client.GRPC_JAVA) {
-      builder.nameResolverFactory(new io.grpc.xds.XdsNameResolverProvider());
-    }
-    ManagedChannel channel = builder.build();
+    ManagedChannel channel = client == Client.GRPC_JAVA
+        ? NettyChannelBuilder.forTarget(client.target, InsecureChannelCredentials.create())
+            .nameResolverFactory(new io.grpc.xds.XdsNameResolverProvider())
+            .build()
+        : Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create()).build();
     Driver driver = new Driver(channel);
     try {
       driver.start();
