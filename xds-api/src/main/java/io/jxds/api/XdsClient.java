@@ -2,6 +2,8 @@ package io.jxds.api;
 
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.ListenerUpdate;
+import io.jxds.api.model.RouteConfigurationUpdate;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
@@ -55,6 +57,32 @@ public interface XdsClient extends AutoCloseable {
   default WatchHandle watchEndpoints(
       String name, ResourceWatcher<EndpointsUpdate> watcher, Executor executor) {
     return watch(ResourceTypes.ENDPOINTS, name, watcher, executor);
+  }
+
+  /**
+   * Watches a Listener (LDS) resource: {@link #watch} with {@link ResourceTypes#LISTENER}.
+   *
+   * @param name the listener's name, e.g. the target's {@code host:port}
+   * @param watcher receives the listener's changes
+   * @param executor runs the watcher's callbacks, one at a time
+   * @return a handle whose {@link WatchHandle#cancel()} stops the watch
+   */
+  default WatchHandle watchListener(String name, ResourceWatcher<ListenerUpdate> watcher, Executor executor) {
+    return watch(ResourceTypes.LISTENER, name, watcher, executor);
+  }
+
+  /**
+   * Watches a RouteConfiguration (RDS) resource: {@link #watch} with
+   * {@link ResourceTypes#ROUTE_CONFIGURATION}.
+   *
+   * @param name the route configuration's name, as a listener's {@code rds.route_config_name} gives it
+   * @param watcher receives the route configuration's changes
+   * @param executor runs the watcher's callbacks, one at a time
+   * @return a handle whose {@link WatchHandle#cancel()} stops the watch
+   */
+  default WatchHandle watchRouteConfiguration(
+      String name, ResourceWatcher<RouteConfigurationUpdate> watcher, Executor executor) {
+    return watch(ResourceTypes.ROUTE_CONFIGURATION, name, watcher, executor);
   }
 
   /**

@@ -11,7 +11,11 @@ import io.jxds.api.internal.ResourceDecoding;
 import io.jxds.api.internal.UnpackedResource;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.ListenerUpdate;
+import io.jxds.api.model.RouteConfigurationUpdate;
+import io.jxds.api.model.route.VirtualHost;
 import io.jxds.testing.XdsResources;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ResourceTypesTest {
@@ -32,6 +36,34 @@ class ResourceTypesTest {
                 .buildAny());
     assertThat(r.name()).isEqualTo("p-eds");
     assertThat(r.decode().localities()).hasSize(1);
+  }
+
+  @Test
+  void listenerUnpacksAndDecodes() throws Exception {
+    UnpackedResource<ListenerUpdate> r =
+        ResourceDecoding.unpack(ResourceTypes.LISTENER,
+            XdsResources.listener("foo:8080").rdsRouteConfig("rc").buildAny());
+    assertThat(r.name()).isEqualTo("foo:8080");
+    assertThat(r.decode()).isEqualTo(ListenerUpdate.rds("foo:8080", "rc"));
+  }
+
+  @Test
+  void routeConfigurationUnpacksAndDecodes() throws Exception {
+    UnpackedResource<RouteConfigurationUpdate> r = ResourceDecoding.unpack(ResourceTypes.ROUTE_CONFIGURATION,
+        XdsResources.route("rc").virtualHost("vh", List.of("*"), "c").buildAny());
+    assertThat(r.name()).isEqualTo("rc");
+    assertThat(r.decode().virtualHosts()).extracting(VirtualHost::name).containsExactly("vh");
+  }
+
+  @Test
+  void listenerAndRouteDescriptors() {
+    assertThat(ResourceTypes.LISTENER.typeUrl()).isEqualTo("type.googleapis.com/envoy.config.listener.v3.Listener");
+    assertThat(ResourceTypes.LISTENER.shortName()).isEqualTo("LDS");
+    assertThat(ResourceTypes.LISTENER.absenceMeansDeletion()).isTrue();
+    assertThat(ResourceTypes.ROUTE_CONFIGURATION.typeUrl())
+        .isEqualTo("type.googleapis.com/envoy.config.route.v3.RouteConfiguration");
+    assertThat(ResourceTypes.ROUTE_CONFIGURATION.shortName()).isEqualTo("RDS");
+    assertThat(ResourceTypes.ROUTE_CONFIGURATION.absenceMeansDeletion()).isFalse();
   }
 
   @Test

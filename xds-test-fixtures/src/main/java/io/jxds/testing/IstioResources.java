@@ -31,6 +31,13 @@ import java.util.Objects;
  *       HEALTHY with {@code load_balancing_weight} 1 unless set, and filter metadata {@code istio:
  *       {workload: "NAME;NAMESPACE;SERVICE;REVISION;CLUSTER_ID"}} and {@code
  *       envoy.transport_socket_match: {tlsMode: istio}}.
+ *   <li><b>Listener</b> ({@link IstioListenerBuilder}): named {@code HOST:PORT}; HttpConnectionManager
+ *       filters fault (empty) and router, preceded by the persistent-session filter for services
+ *       labelled for it; routes over RDS under {@code outbound|PORT||HOST}.
+ *   <li><b>RouteConfiguration</b> ({@link IstioRouteBuilder}): named {@code outbound|PORT||HOST}, one
+ *       virtual host whose domains include the absolute {@code FQDN.} forms of istiod 1.28+, and a
+ *       VirtualService's routes (header matches, weighted subsets, redirects, direct responses, CORS
+ *       overrides) or the default route.
  * </ul>
  */
 public final class IstioResources {
@@ -96,6 +103,31 @@ public final class IstioResources {
    */
   public static IstioClusterBuilder subsetCluster(String host, int port, String subset) {
     return new IstioClusterBuilder(subsetClusterName(host, port, subset));
+  }
+
+  /**
+   * The client Listener istiod sends for a service port.
+   *
+   * @param host the service's fully qualified host
+   * @param port the service port
+   * @return a builder for the listener named {@code HOST:PORT}
+   * @throws IllegalArgumentException if {@code host} is empty or {@code port} is not in 1..65535
+   */
+  public static IstioListenerBuilder listener(String host, int port) {
+    clusterName(host, port); // checks the arguments
+    return new IstioListenerBuilder(host, port);
+  }
+
+  /**
+   * The RouteConfiguration istiod sends for a service port.
+   *
+   * @param host the service's fully qualified host, e.g. {@code echo.default.svc.cluster.local}
+   * @param port the service port
+   * @return a builder for the route configuration named {@code outbound|PORT||HOST}
+   * @throws IllegalArgumentException if {@code host} is empty or {@code port} is not in 1..65535
+   */
+  public static IstioRouteBuilder routeConfiguration(String host, int port) {
+    return new IstioRouteBuilder(host, port);
   }
 
   /**

@@ -8,8 +8,11 @@ import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns an EDS update into the priority layer's children: the EDS layer's one translation. */
-final class EdsPriorities {
+/**
+ * Turns an EDS update into the priority layer's children: the EDS layer's one translation (public
+ * for the control-plane toolkit, which plans priorities with it).
+ */
+public final class EdsPriorities {
   private EdsPriorities() {}
 
   /**
@@ -19,7 +22,7 @@ final class EdsPriorities {
    * an empty list, which the balancer reports as TRANSIENT_FAILURE. Every priority carries the
    * cluster's endpoint-picking {@code policy}.
    */
-  static List<LocalityGroup> of(EndpointsUpdate update, EndpointPolicy policy) {
+  public static List<LocalityGroup> of(EndpointsUpdate update, EndpointPolicy policy) {
     List<List<LocalityConfig>> byPriority = new ArrayList<>();
     for (int p = 0; p < update.priorityCount(); p++) {
       byPriority.add(new ArrayList<>());

@@ -20,10 +20,13 @@ import io.jxds.balancer.internal.tree.EndpointSubchannel;
 import io.jxds.balancer.internal.tree.EndpointSubchannels;
 import io.jxds.balancer.internal.tree.PublishedState;
 import io.jxds.balancer.internal.tree.WrongConfig;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.random.RandomGenerator;
@@ -103,22 +106,51 @@ public final class HashBalancer extends LoadBalancer {
     hashHeader = group.policy().hashHeader();
     List<Usable> usable = collect(group);
     List<EndpointSubchannels.Placement> placements = new ArrayList<>(usable.size());
+    for (Usable u : usable) {
+      placements.add(new EndpointSubchannels.Placement(u.endpoint(), u.locality()));
+    }
+    endpoints.update(placements); // addresses are distinct: index i of the table is member i
+    TableInputs inputs = tableInputs(usable, group.policy().lbPolicy());
+    if (!inputs.equals(tableInputs) && !inputs.keys.isEmpty()) {
+      table = inputs.build();
+      tableInputs = inputs;
+      logger.debug("{}: built {} of {} slots over {} endpoints", name, inputs.policy, table.size(),
+          inputs.keys.size());
+    }
+    updateState();
+  }
+
+  /**
+   * For the control-plane toolkit, which plans a hash policy's shares with it: the usable endpoints
+   * of {@code group} as this balancer serves them, each with how many of the 2^64 request hashes
+   * the ring or table it builds sends to that endpoint first ({@link SlotTable#hashesPerEndpoint}).
+   *
+   * @param group a ring hash or maglev group
+   * @return by address, in the table's order; empty when no endpoint is usable
+   */
+  public static Map<InetSocketAddress, BigInteger> hashesPerEndpoint(LocalityGroup group) {
+    List<Usable> usable = collect(group);
+    Map<InetSocketAddress, BigInteger> counts = new LinkedHashMap<>();
+    if (usable.isEmpty()) {
+      return counts;
+    }
+    BigInteger[] perEndpoint = tableInputs(usable, group.policy().lbPolicy()).build().hashesPerEndpoint(usable.size());
+    for (int i = 0; i < usable.size(); i++) {
+      counts.put(usable.get(i).endpoint().address(), perEndpoint[i]);
+    }
+    return counts;
+  }
+
+  /** What the table of these endpoints is built from: keys (A76 hash_key, else ip:port) and A42 weights. */
+  private static TableInputs tableInputs(List<Usable> usable, LbPolicy policy) {
     List<String> keys = new ArrayList<>(usable.size());
     double[] weightArray = new double[usable.size()];
     for (int i = 0; i < usable.size(); i++) {
       Endpoint endpoint = usable.get(i).endpoint();
-      placements.add(new EndpointSubchannels.Placement(endpoint, usable.get(i).locality()));
       keys.add(endpoint.hashKey().isEmpty() ? hostPort(endpoint.address()) : endpoint.hashKey());
       weightArray[i] = usable.get(i).weight();
     }
-    endpoints.update(placements); // addresses are distinct: index i of the table is member i
-    TableInputs inputs = new TableInputs(keys, weightArray, group.policy().lbPolicy());
-    if (!inputs.equals(tableInputs) && !keys.isEmpty()) {
-      table = inputs.build();
-      tableInputs = inputs;
-      logger.debug("{}: built {} of {} slots over {} endpoints", name, inputs.policy, table.size(), keys.size());
-    }
-    updateState();
+    return new TableInputs(keys, weightArray, policy);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.hash;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -163,5 +164,28 @@ final class HashRing implements SlotTable {
   @Override
   public int endpointAt(int slot) {
     return (int) (entries[slot] & indexMask);
+  }
+
+  /**
+   * A hash lands on the first entry whose position is at or after the hash's position (its index
+   * bits cleared; the first of equal positions wins), wrapping to entry 0: entry j takes the
+   * {@code p_j − p_(j−1)} hashes after the previous position, entry 0 the rest of the circle.
+   */
+  @Override
+  public BigInteger[] hashesPerEndpoint(int endpoints) {
+    BigInteger[] counts = new BigInteger[endpoints];
+    Arrays.fill(counts, BigInteger.ZERO);
+    BigInteger unit = BigInteger.ONE.shiftLeft(64);
+    BigInteger covered = BigInteger.ZERO;
+    for (int j = 1; j < size; j++) {
+      long arc = positionAt(j) - positionAt(j - 1); // unsigned difference of sorted positions
+      if (arc != 0) {
+        BigInteger a = new BigInteger(Long.toUnsignedString(arc));
+        counts[endpointAt(j)] = counts[endpointAt(j)].add(a);
+        covered = covered.add(a);
+      }
+    }
+    counts[endpointAt(0)] = counts[endpointAt(0)].add(unit.subtract(covered));
+    return counts;
   }
 }

@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.hash;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -85,5 +86,28 @@ final class MaglevTable implements SlotTable {
   @Override
   public int endpointAt(int slot) {
     return slots[slot];
+  }
+
+  /**
+   * Slot s takes the hashes {@code ≡ s (mod M)}: {@code floor(2^64 / M)} of them, one more for s
+   * below {@code 2^64 mod M}.
+   */
+  @Override
+  public BigInteger[] hashesPerEndpoint(int endpoints) {
+    BigInteger[] qr = BigInteger.ONE.shiftLeft(64).divideAndRemainder(BigInteger.valueOf(slots.length));
+    long[] low = new long[endpoints];
+    long[] extra = new long[endpoints];
+    long remainder = qr[1].longValueExact();
+    for (int s = 0; s < slots.length; s++) {
+      low[slots[s]]++;
+      if (s < remainder) {
+        extra[slots[s]]++;
+      }
+    }
+    BigInteger[] counts = new BigInteger[endpoints];
+    for (int i = 0; i < endpoints; i++) {
+      counts[i] = qr[0].multiply(BigInteger.valueOf(low[i])).add(BigInteger.valueOf(extra[i]));
+    }
+    return counts;
   }
 }

@@ -59,9 +59,21 @@ public final class SmoothWrrSequence {
    * @param weights at least one, each in [1, 2^32-1]
    */
   public static int[] build(long[] weights) {
+    return order(slots(weights));
+  }
+
+  /**
+   * How many slots of the order {@link #build} makes each entry gets: entry i's long-run share is
+   * {@code slots[i] / Σslots}, exactly. The control-plane toolkit plans shares with this, so that
+   * a plan says what the picker does, quantisation and the {@link #MAX_SLOTS} cut included.
+   *
+   * @param weights at least one, each in [1, 2^32-1]
+   * @return one count per weight (0 for an entry past {@link #MAX_SLOTS}, or one quantised away)
+   */
+  public static int[] slots(long[] weights) {
     long[] served = weights.length > MAX_SLOTS ? Arrays.copyOf(weights, MAX_SLOTS) : weights;
     int[] slots = quantise(served);
-    return order(slots);
+    return slots.length == weights.length ? slots : Arrays.copyOf(slots, weights.length);
   }
 
   /** The slot budget C for {@code k} entries. */

@@ -77,7 +77,7 @@ final class AppliedResponse {
     try {
       unpacked = ResourceDecoding.unpack(t.type, any);
     } catch (XdsResourceException e) {
-      error(t.type.shortName() + " resource index " + index + ": " + e.getMessage());
+      error(ResponseOutcome.unreadable(t.type.shortName(), index, e.getMessage()));
       ResourceEntry<T> entry = e.resourceName() == null ? null : t.onWire(e.resourceName());
       if (entry != null) {
         entry.seenIn(sequence);

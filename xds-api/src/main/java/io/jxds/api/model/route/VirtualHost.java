@@ -1,0 +1,32 @@
+package io.jxds.api.model.route;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One of a RouteConfiguration's {@code virtual_hosts}: the routes for the authorities its domains
+ * match.
+ *
+ * @param name the virtual host's {@code name}
+ * @param domains its {@code domains} as jxds matches them: lower case, a trailing dot removed
+ *     ({@code foo.ns.svc.cluster.local.} and {@code foo.ns.svc.cluster.local.:8080}, which istiod
+ *     emits, name the same host as without the dot), malformed ones (empty, starting with a dot, a
+ *     {@code *} that is not the first or last character, more than one {@code *}) left out, as
+ *     they can match no authority
+ * @param routes the routes, in order; routes gRPC never matches ({@code query_parameters}, a
+ *     {@code cluster_header} or an unsupported cluster specifier) left out
+ */
+public record VirtualHost(String name, List<String> domains, List<Route> routes) {
+  /**
+   * Checks the components; the lists are copied.
+   *
+   * @param name the virtual host's name
+   * @param domains the domains
+   * @param routes the routes
+   */
+  public VirtualHost {
+    Objects.requireNonNull(name, "name");
+    domains = List.copyOf(domains);
+    routes = List.copyOf(routes);
+  }
+}

@@ -1,0 +1,41 @@
+package io.jxds.toolkit.internal.cli;
+
+import io.jxds.toolkit.Snapshot;
+import io.jxds.toolkit.TrafficPlan;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code ./jxds check FILE...}: the verdict on every resource and the plan of every cluster. */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Checks xDS resources and prints every cluster's traffic plan.",
+      "Each resource is checked as jxds's client would (accepted, or the exact NACK text; fields gRPC ignores);",
+      "each cluster's plan has the serving priority, each locality's and endpoint's share, drops, the circuit",
+      "breaker and TLS.",
+      "FILEs hold envoy proto3 JSON: resources with \"@type\", DiscoveryResponses, an Envoy /config_dump,",
+      "a CSDS ClientStatusResponse or ClientConfig, or arrays of these. Later files win for a name."})
+final class CheckCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON files to read, in order")
+  List<Path> files;
+
+  @Option(names = "--json", description = "print the documented JSON (schema jxds.check/v1) instead of tables")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    TrafficPlan plan = Snapshot.read(files.toArray(Path[]::new)).plan();
+    int code = plan.check().anyNacked() ? Main.NACKED : 0;
+    spec.commandLine().getOut().print(json ? CheckOutput.json(plan, code) + "\n" : CheckOutput.tables(plan));
+    return code;
+  }
+}

@@ -1,0 +1,210 @@
+package io.jxds.toolkit.internal.cli;
+
+import io.jxds.api.model.LocalityId;
+import io.jxds.toolkit.CheckReport;
+import io.jxds.toolkit.ClusterPlan;
+import io.jxds.toolkit.DropPlan;
+import io.jxds.toolkit.EndpointPlan;
+import io.jxds.toolkit.IgnoredField;
+import io.jxds.toolkit.LocalityPlan;
+import io.jxds.toolkit.PriorityPlan;
+import io.jxds.toolkit.ResourceVerdict;
+import io.jxds.toolkit.TrafficPlan;
+import io.jxds.toolkit.internal.plan.PlanDiffer;
+import java.util.OptionalInt;
+
+/**
+ * {@code ./jxds check}'s output: tables for people, or the documented JSON ({@code jxds.check/v1},
+ * docs/toolkit.md) for tools.
+ */
+final class CheckOutput {
+  static final String SCHEMA = "jxds.check/v1";
+
+  private CheckOutput() {}
+
+  static String tables(TrafficPlan plan) {
+    StringBuilder out = new StringBuilder();
+    resources(plan.check(), out);
+    for (ClusterPlan c : plan.clusters()) {
+      out.append('\n');
+      cluster(c, out);
+    }
+    return out.toString();
+  }
+
+  private static void resources(CheckReport check, StringBuilder out) {
+    long nacked = check.nacked().size();
+    out.append("resources: ").append(check.resources().size()).append(", ")
+        .append(check.resources().size() - nacked).append(" accepted, ").append(nacked).append(" NACKed\n");
+    Table t = new Table("  ", "TYPE", "NAME", "VERDICT", "SOURCE");
+    for (ResourceVerdict v : check.resources()) {
+      t.row(v.type(), v.name().isEmpty() ? "?" : v.name(),
+          !v.accepted() ? "NACK" : v.validated() ? "accepted" : "read (not validated yet)", v.source());
+    }
+    t.print(out);
+    for (ResourceVerdict v : check.resources()) {
+      v.nack().ifPresent(n -> out.append("  NACK ").append(v.type()).append(" \"").append(v.name()).append("\": ")
+          .append(n).append('\n'));
+      for (IgnoredField f : v.ignoredFields()) {
+        out.append("  ignored by gRPC: ").append(v.type()).append(" \"").append(v.name()).append("\" ").append(f)
+            .append('\n');
+      }
+    }
+    for (String note : check.notes()) {
+      out.append("  note: ").append(note).append('\n');
+    }
+  }
+
+  private static void cluster(ClusterPlan c, StringBuilder out) {
+    out.append("cluster ").append(c.name()).append(": ").append(c.state());
+    c.lbPolicy().ifPresent(p -> out.append(", ").append(Texts.policy(p)));
+    if (c.servingPriority().isPresent()) {
+      out.append(", priority ").append(c.servingPriority().getAsInt()).append(" serves");
+      out.append(c.nextPriority().isPresent() ? " (next: " + c.nextPriority().getAsInt() + ")" : " (no next)");
+    }
+    out.append('\n');
+    if (!c.detail().isEmpty()) {
+      out.append("  ").append(c.detail()).append('\n');
+    }
+    if (c.state() == ClusterPlan.State.CLUSTER_NACKED) {
+      return;
+    }
+    out.append("  endpoints from ").append(c.edsServiceName()).append(", max_requests ")
+        .append(c.maxConcurrentRequests()).append(", ").append(c.tls().map(Texts::tls).orElse("plaintext"))
+        .append(c.loadReporting() ? ", load reporting on" : "").append('\n');
+    if (!c.drops().isEmpty()) {
+      out.append("  drops:");
+      for (DropPlan d : c.drops()) {
+        out.append(' ').append(d.category()).append(' ').append(Texts.share(d.rate())).append(';');
+      }
+      out.append(" in all ").append(Texts.share(c.dropped())).append('\n');
+    }
+    for (LocalityId id : c.unweightedLocalities()) {
+      out.append("  no weight, no traffic: ").append(PlanDiffer.name(id)).append('\n');
+    }
+    if (c.priorities().isEmpty()) {
+      return;
+    }
+    out.append("  shares of picked RPCs (").append(c.shareBasis()).append(")\n");
+    Table t = new Table("  ", "PRIORITY", "LOCALITY", "ENDPOINT", "HEALTH", "WEIGHT", "SHARE");
+    for (PriorityPlan p : c.priorities()) {
+      boolean first = true;
+      for (LocalityPlan l : p.localities()) {
+        t.row(first ? p.priority() + " " + p.role() : "", PlanDiffer.name(l.id()), "", l.usable() ? "" : "no usable",
+            String.valueOf(l.weight()), shareText(l.share(), l.shareInPriority(), p.role()));
+        first = false;
+        for (EndpointPlan e : l.endpoints()) {
+          t.row("", "", e.address(), e.health().name(), String.valueOf(e.weight()),
+              shareText(e.share(), e.shareInPriority(), p.role()));
+        }
+      }
+    }
+    t.print(out);
+  }
+
+  private static String shareText(io.jxds.toolkit.Fraction share, io.jxds.toolkit.Fraction inPriority,
+      PriorityPlan.Role role) {
+    if (role == PriorityPlan.Role.SERVING || inPriority.isZero()) {
+      return Texts.share(share);
+    }
+    return "0 (" + Texts.share(inPriority) + " if it serves)";
+  }
+
+  static String json(TrafficPlan plan, int exitCode) {
+    Json j = new Json().begin().string("schema", SCHEMA).number("exitCode", exitCode);
+    j.beginArray("resources");
+    for (ResourceVerdict v : plan.check().resources()) {
+      j.beginElement().string("type", v.type()).string("name", v.name()).string("source", v.source())
+          .bool("accepted", v.accepted()).bool("validated", v.validated());
+      if (v.nack().isPresent()) {
+        j.string("nack", v.nack().get());
+      } else {
+        j.nullValue("nack");
+      }
+      j.beginArray("ignoredFields");
+      for (IgnoredField f : v.ignoredFields()) {
+        j.beginElement().string("field", f.field()).number("occurrences", f.occurrences())
+            .string("reason", f.reason()).end();
+      }
+      j.endArray().end();
+    }
+    j.endArray();
+    j.beginArray("notes");
+    plan.check().notes().forEach(j::stringElement);
+    j.endArray();
+    j.beginArray("clusters");
+    for (ClusterPlan c : plan.clusters()) {
+      clusterJson(c, j);
+    }
+    j.endArray();
+    return j.end().toString();
+  }
+
+  private static void clusterJson(ClusterPlan c, Json j) {
+    j.beginElement().string("name", c.name()).string("state", c.state().name()).string("detail", c.detail())
+        .string("edsServiceName", c.edsServiceName());
+    if (c.lbPolicy().isPresent()) {
+      j.string("lbPolicy", Texts.policy(c.lbPolicy().get()));
+    } else {
+      j.nullValue("lbPolicy");
+    }
+    j.string("shareBasis", c.shareBasis().name());
+    optionalInt(j, "servingPriority", c.servingPriority());
+    optionalInt(j, "nextPriority", c.nextPriority());
+    j.number("maxConcurrentRequests", c.maxConcurrentRequests()).bool("loadReporting", c.loadReporting());
+    if (c.tls().isPresent()) {
+      var t = c.tls().get();
+      j.beginObject("tls").bool("mutual", t.identityCertificate().isPresent())
+          .string("identityCertificateProvider", t.identityCertificate().map(p -> p.instanceName()).orElse(""))
+          .string("rootCertificateProvider", t.rootCertificates().map(p -> p.instanceName()).orElse(""))
+          .bool("systemRootCertificates", t.systemRootCertificates()).string("sni", t.sni());
+      j.beginArray("subjectAltNameMatchers");
+      t.subjectAltNameMatchers().forEach(m -> j.stringElement(m.toString()));
+      j.endArray().end();
+    } else {
+      j.nullValue("tls");
+    }
+    j.fraction("dropped", c.dropped());
+    j.beginArray("drops");
+    for (DropPlan d : c.drops()) {
+      j.beginElement().string("category", d.category()).number("partsPerMillion", d.partsPerMillion())
+          .fraction("rate", d.rate()).end();
+    }
+    j.endArray();
+    j.beginArray("unweightedLocalities");
+    for (LocalityId id : c.unweightedLocalities()) {
+      locality(j.beginElement(), id).end();
+    }
+    j.endArray();
+    j.beginArray("priorities");
+    for (PriorityPlan p : c.priorities()) {
+      j.beginElement().number("priority", p.priority()).string("role", p.role().name());
+      j.beginArray("localities");
+      for (LocalityPlan l : p.localities()) {
+        locality(j.beginElement(), l.id()).number("weight", l.weight()).bool("usable", l.usable())
+            .fraction("share", l.share()).fraction("shareInPriority", l.shareInPriority());
+        j.beginArray("endpoints");
+        for (EndpointPlan e : l.endpoints()) {
+          j.beginElement().string("address", e.address()).string("health", e.health().name())
+              .number("weight", e.weight()).fraction("share", e.share())
+              .fraction("shareInPriority", e.shareInPriority()).end();
+        }
+        j.endArray().end();
+      }
+      j.endArray().end();
+    }
+    j.endArray().end();
+  }
+
+  private static Json locality(Json j, LocalityId id) {
+    return j.string("region", id.region()).string("zone", id.zone()).string("subZone", id.subZone());
+  }
+
+  private static void optionalInt(Json j, String name, OptionalInt value) {
+    if (value.isPresent()) {
+      j.number(name, value.getAsInt());
+    } else {
+      j.nullValue(name);
+    }
+  }
+}

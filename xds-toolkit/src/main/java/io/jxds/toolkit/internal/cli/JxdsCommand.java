@@ -1,0 +1,28 @@
+package io.jxds.toolkit.internal.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The top command: its subcommands do the work. */
+@Command(
+    name = "jxds",
+    mixinStandardHelpOptions = true,
+    version = "jxds control-plane toolkit 0.1.0",
+    description = "What a gRPC client (jxds) does with your control plane's xDS resources, without running one.",
+    subcommands = {CheckCommand.class, DiffCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every resource is accepted",
+      "1:a client would NACK a resource",
+      "2:bad input (unreadable file, not xDS JSON, unknown type) or bad arguments",
+      "3:jxds itself failed"})
+final class JxdsCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "name a command: check or diff");
+  }
+}

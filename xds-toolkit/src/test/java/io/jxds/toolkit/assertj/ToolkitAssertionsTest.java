@@ -1,0 +1,71 @@
+package io.jxds.toolkit.assertj;
+
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
+import static io.envoyproxy.envoy.config.core.v3.HealthStatus.UNHEALTHY;
+import static io.jxds.toolkit.assertj.ToolkitAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jxds.testing.XdsResources;
+import io.jxds.toolkit.PlanDiff;
+import io.jxds.toolkit.Snapshot;
+import org.junit.jupiter.api.Test;
+
+/** The assertions pass on what the plan says and fail, naming what differs, on what it does not. */
+class ToolkitAssertionsTest {
+  // docs/toolkit.md:begin
+  private final Snapshot payments = Snapshot.of(XdsResources.cluster("payments").edsServiceName("payments-eds").build(),
+      XdsResources.endpoints("payments-eds")
+          .locality("us", "a", "", l -> l.weight(3).endpoint("10.0.0.3", 8080, HEALTHY, 1)
+              .endpoint("10.0.0.4", 8080, HEALTHY, 1))
+          .locality("us", "b", "", l -> l.weight(1).endpoint("10.0.0.5", 8080, HEALTHY)
+              .endpoint("10.0.0.6", 8080, UNHEALTHY))
+          .build());
+  // docs/toolkit.md:end
+
+  private final Snapshot broken = Snapshot.of(XdsResources.cluster("payments").edsServiceName("payments-eds").build(),
+      XdsResources.endpoints("payments-eds")
+          .locality("us", "a", "", l -> l.priority(1).endpoint("10.0.0.3", 8080, HEALTHY))
+          .build());
+
+  @Test
+  void endpointShares() {
+    // docs/toolkit.md:begin
+    assertThat(payments.plan()).hasNoNacks().cluster("payments").isServing().servesFromPriority(0)
+        .endpoint("10.0.0.3:8080").hasShare(0.375);
+    assertThat(payments.plan()).cluster("payments").endpoint("10.0.0.6:8080").takesNoTraffic();
+    assertThat(payments.plan()).cluster("payments").locality("us", "b", "").hasShare(0.25);
+    // docs/toolkit.md:end
+
+    assertThatThrownBy(() -> assertThat(payments.plan()).cluster("payments").endpoint("10.0.0.5:8080").hasShare(0.5))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage("Expected endpoint 10.0.0.5:8080 of cluster payments to take 0.5 of its RPCs, but it takes"
+            + " 1/4 (0.250000)");
+    assertThatThrownBy(() -> assertThat(payments.plan()).cluster("orders"))
+        .hasMessage("Expected a cluster named orders, but the plan has [payments]");
+  }
+
+  @Test
+  void rejections() {
+    // docs/toolkit.md:begin
+    assertThat(broken.check()).accepts("payments").rejects("payments-eds").withMessageContaining("priority");
+    // docs/toolkit.md:end
+
+    assertThatThrownBy(() -> assertThat(payments.check()).rejects("payments-eds"))
+        .hasMessage("Expected a client to NACK payments-eds, but it accepts it");
+    assertThatThrownBy(() -> assertThat(broken.check()).hasNoNacks())
+        .hasMessageContaining("EDS \"payments-eds\" (resource #1): ClusterLoadAssignment \"payments-eds\"");
+  }
+
+  @Test
+  void diffs() {
+    assertThat(PlanDiff.between(payments, payments)).changesNothing();
+    // docs/toolkit.md:begin
+    assertThat(PlanDiff.between(payments, broken)).movesShareOf("payments", "10.0.0.5:8080", -0.25);
+    // docs/toolkit.md:end
+
+    assertThatThrownBy(() -> assertThat(PlanDiff.between(payments, broken)).hasNoNacks())
+        .hasMessageContaining("EDS \"payments-eds\": NACK accepted -> NACKED:");
+    assertThatThrownBy(() -> assertThat(PlanDiff.between(payments, broken)).keepsEveryClusterServing())
+        .hasMessageContaining("payments: STATE SERVING -> ENDPOINTS_NACKED");
+  }
+}

@@ -1,0 +1,100 @@
+package io.jxds.toolkit.internal.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jxds.toolkit.internal.read.JsonNode;
+import io.jxds.toolkit.internal.read.JsonText;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ./jxds's exit codes and outputs, on the example files docs/toolkit.md shows. */
+class MainTest {
+  @TempDir Path dir;
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static String example(String name) throws URISyntaxException {
+    return Path.of(MainTest.class.getResource("/examples/" + name).toURI()).toString();
+  }
+
+  @Test
+  void checkOfAcceptedResourcesExitsZeroWithTables() throws Exception {
+    Run r = run("check", example("before.json"));
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("resources: 2, 2 accepted, 0 NACKed")
+        .contains("cluster payments: SERVING, round_robin, priority 0 serves (next: 1)")
+        .containsPattern("10\\.0\\.0\\.4:8080 +HEALTHY +2 +50\\.000% \\(1/2\\)")
+        .contains("ignored by gRPC: CDS \"payments\" health_checks");
+    assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void checkExitsOneWhenAClientWouldNack() throws Exception {
+    Run r = run("check", example("after.json"));
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).contains("NACK EDS \"orders\": ClusterLoadAssignment \"orders\": endpoints[].priority must be"
+        + " contiguous from 0");
+  }
+
+  @Test
+  void jsonIsTheDocumentedSchema() throws Exception {
+    Run r = run("check", "--json", example("before.json"));
+
+    JsonNode root = JsonText.parse(r.out());
+    assertThat(root.stringMember("schema")).isEqualTo("jxds.check/v1");
+    JsonNode cluster = root.member("clusters").elements().get(0);
+    assertThat(cluster.stringMember("state")).isEqualTo("SERVING");
+    JsonNode endpoint = cluster.member("priorities").elements().get(0).member("localities").elements().get(0)
+        .member("endpoints").elements().get(1);
+    assertThat(endpoint.stringMember("address")).isEqualTo("10.0.0.4:8080");
+    assertThat(endpoint.member("share").text(r.out())).isEqualTo("0.5");
+    assertThat(endpoint.stringMember("shareExact")).isEqualTo("1/2");
+    assertThat(cluster.member("dropped").text(r.out())).isEqualTo("0.05");
+  }
+
+  @Test
+  void diffShowsMovedSharesAndNacksAndExitsOne() throws Exception {
+    Run r = run("diff", example("before.json"), example("after.json"));
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.out()).containsPattern("payments +ENDPOINT_SHARE +10\\.0\\.1\\.6:8080 +0 +1/4 +\\+25\\.000 points")
+        .contains("NACK EDS \"orders\": ClusterLoadAssignment \"orders\"");
+    Run json = run("diff", "--json", example("before.json"), example("after.json"));
+    assertThat(JsonText.parse(json.out()).stringMember("schema")).isEqualTo("jxds.diff/v1");
+  }
+
+  @Test
+  void badInputExitsTwoWithOneLineNamingTheFileAndLine() throws Exception {
+    Path f = dir.resolve("x.json");
+    Files.writeString(f,
+        "{\n  \"resources\": [\n    {\"name\": 1}\n  ],\n  \"type_url\": \"type.googleapis.com/x.Y\"\n}");
+
+    Run r = run("check", f.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("jxds: " + f + ":5 type_url: unknown type type.googleapis.com/x.Y: the toolkit"
+        + " reads Cluster, ClusterLoadAssignment, Listener, RouteConfiguration" + System.lineSeparator());
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void missingFileAndBadArgumentsExitTwo() {
+    assertThat(run("check", dir.resolve("none.json").toString()).err()).contains("cannot read: no such file");
+    assertThat(run("check").code()).isEqualTo(2);
+    assertThat(run("frobnicate").code()).isEqualTo(2);
+    assertThat(run().code()).isEqualTo(2);
+  }
+}
