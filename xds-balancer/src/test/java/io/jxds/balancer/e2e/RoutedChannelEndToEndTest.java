@@ -160,14 +160,15 @@ class RoutedChannelEndToEndTest {
   }
 
   @Test
-  void withoutAListenerWatcherTheDefaultSourceFailsCallsNamingTheListener() {
+  void theDefaultSourceRoutesByTheListenerAndItsRouteConfiguration() {
+    serveClusters("a");
+    ads.setRoutes(XdsResources.route("payments-routes").virtualHost("vh", List.of("*"), "a").build());
+    ads.setListeners(XdsResources.listener("payments").rdsRouteConfig("payments-routes").build());
     ManagedChannel channel = bed.track(
         Grpc.newChannelBuilder("xds:///payments", InsecureChannelCredentials.create()).build());
 
-    Status status = BackendCalls.failure(channel);
-
-    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-    assertThat(status.getDescription()).startsWith("xds:///payments: listener payments: routing by LDS and RDS");
+    assertThat(BackendCalls.awaitCalls(channel, 5, Poll.DEFAULT_TIMEOUT, w -> !w.containsKey(BackendCalls.FAILED)))
+        .containsExactly(Map.entry("a", 5));
   }
 
   @Test

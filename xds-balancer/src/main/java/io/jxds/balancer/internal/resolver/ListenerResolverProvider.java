@@ -35,7 +35,7 @@ abstract class ListenerResolverProvider extends NameResolverProvider {
       return null;
     }
     return new XdsNameResolver(ListenerTarget.parse(targetUri), args, SharedPoolClientSource.INSTANCE,
-        UnimplementedRouteSource.FACTORY, ListenerNaming.DEFAULT);
+        ListenerRouteSource.FACTORY, ListenerNaming.DEFAULT);
   }
 
   @Override
