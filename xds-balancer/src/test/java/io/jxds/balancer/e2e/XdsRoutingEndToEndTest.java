@@ -29,6 +29,7 @@ import io.jxds.balancer.internal.resolver.ListenerRouteSource;
 import io.jxds.balancer.internal.resolver.RouteSource;
 import io.jxds.testing.BackendCalls;
 import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.IstioResources;
 import io.jxds.testing.Poll;
 import io.jxds.testing.TestBackend;
 import io.jxds.testing.XdsResources;
@@ -252,7 +253,7 @@ class XdsRoutingEndToEndTest {
     Poll.until("the ghost cluster's calls to fail", () -> BackendCalls.outcome(channel).isPresent());
     Status status = BackendCalls.failure(channel);
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-    assertThat(status.getDescription()).contains("ghost");
+    assertThat(status.getDescription()).startsWith("cluster ghost does not exist");
     List<Status> closed = new CopyOnWriteArrayList<>();
     var held = BackendCalls.hold(channel, closed);
     Poll.until("a held stream on the other route", () -> bed.backends().get("a").heldStreams() == 1);
@@ -318,6 +319,40 @@ class XdsRoutingEndToEndTest {
     assertThat(bed.backends().get("a").connectionsOpened() + bed.backends().get("b").connectionsOpened())
         .isEqualTo(connections);
     assertThat(ads.requests().ofType(FakeAdsServer.CLUSTER_TYPE_URL)).hasSize(clusterRequests);
+  }
+
+  @Test
+  void istiodsListenerAndRoutesSplitNinetyTenAcrossSubsetsAndFailOnlyTheRedirectedPath() {
+    String host = "reviews.default.svc.cluster.local";
+    List<Cluster> clusters = new ArrayList<>();
+    List<ClusterLoadAssignment> assignments = new ArrayList<>();
+    for (String subset : List.of("v1", "v2")) {
+      TestBackend backend = backend(subset);
+      String name = IstioResources.subsetClusterName(host, 9080, subset);
+      clusters.add(IstioResources.subsetCluster(host, 9080, subset).build());
+      assignments.add(XdsResources.endpoints(name)
+          .locality("r", "z", "", l -> l.weight(1).endpoint(backend.ip(), backend.port(), HEALTHY)).build());
+    }
+    ads.setClusters(clusters.toArray(Cluster[]::new));
+    ads.setEndpoints(assignments.toArray(ClusterLoadAssignment[]::new));
+    ads.setRoutes(IstioResources.routeConfiguration(host, 9080)
+        .redirect(HOLD_PATH, "elsewhere.example")
+        .split("v1", 90, "v2", 10)
+        .build());
+    ads.setListeners(IstioResources.listener(host, 9080).build());
+    ManagedChannel channel = channel("xds:///" + host + ":9080");
+    BackendCalls.awaitCalls(channel, 50, Poll.DEFAULT_TIMEOUT, w -> !w.containsKey(BackendCalls.FAILED));
+
+    Map<String, Integer> window = BackendCalls.calls(channel, 2_000);
+
+    assertThat(window).containsOnlyKeys("v1", "v2");
+    assertThat(BackendCalls.share(window, "v2")).isBetween(0.07, 0.13);
+    List<Status> closed = new CopyOnWriteArrayList<>();
+    BackendCalls.hold(channel, closed);
+    Poll.until("the redirected stream's failure", () -> closed.size() == 1);
+    assertThat(closed.get(0).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(closed.get(0).getDescription()).isEqualTo("xds:///" + host + ":9080: listener " + host
+        + ":9080: virtual host " + host + ":9080: route routes[0]: its redirect action cannot be served by gRPC");
   }
 
   private Map<String, Integer> firstCalls(String target) {
