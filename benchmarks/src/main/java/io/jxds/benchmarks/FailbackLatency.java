@@ -14,6 +14,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerTransportFilter;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
@@ -234,8 +235,16 @@ public final class FailbackLatency {
     }
   }
 
+  // With jxds on the class path, jxds serves xds: (ARCHITECTURE.md, "Routing each call"): grpc-java
+  // gets grpc-xds's resolver through the deprecated nameResolverFactory, on a builder that has not
+  // chosen its resolver yet (Grpc.newChannelBuilder has, and would ignore the factory).
+  @SuppressWarnings("deprecation")
   private static Trial trial(Client client, List<Backend> backends, long downNanos) throws Exception {
-    ManagedChannel channel = Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create()).build();
+    ManagedChannel channel = client == Client.GRPC_JAVA
+        ? NettyChannelBuilder.forTarget(client.target, InsecureChannelCredentials.create())
+            .nameResolverFactory(new io.grpc.xds.XdsNameResolverProvider())
+            .build()
+        : Grpc.newChannelBuilder(client.target, InsecureChannelCredentials.create()).build();
     Driver driver = new Driver(channel);
     try {
       driver.start();

@@ -103,9 +103,13 @@ class ModulePathIT {
         .collect(Collectors.toMap(ModuleDescriptor.Provides::service, ModuleDescriptor.Provides::providers));
 
     assertThat(provides)
-        .containsEntry("io.grpc.LoadBalancerProvider",
-            List.of("io.jxds.balancer.internal.XdsClusterLoadBalancerProvider"))
-        .containsEntry("io.grpc.NameResolverProvider", List.of("io.jxds.balancer.XdsClusterNameResolverProvider"));
+        .containsEntry("io.grpc.LoadBalancerProvider", List.of(
+            "io.jxds.balancer.internal.XdsClusterLoadBalancerProvider",
+            "io.jxds.balancer.internal.manager.ClusterManagerLoadBalancerProvider"))
+        .containsEntry("io.grpc.NameResolverProvider", List.of(
+            "io.jxds.balancer.XdsClusterNameResolverProvider",
+            "io.jxds.balancer.internal.resolver.XdsNameResolverProvider",
+            "io.jxds.balancer.internal.resolver.JxdsNameResolverProvider"));
   }
 
   /** The jar of each published artifact on this test's class path, by artifact id. */

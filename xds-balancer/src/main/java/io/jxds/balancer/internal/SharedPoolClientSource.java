@@ -9,8 +9,9 @@ import io.jxds.client.bootstrap.BootstrapException;
  * Leases clients from {@link XdsClientPool#shared()}, which reads the bootstrap on every
  * acquisition: a channel created after the bootstrap changed gets a client for it.
  */
-final class SharedPoolClientSource implements PooledClientSource {
-  static final SharedPoolClientSource INSTANCE = new SharedPoolClientSource();
+public final class SharedPoolClientSource implements PooledClientSource {
+  /** The one instance. */
+  public static final SharedPoolClientSource INSTANCE = new SharedPoolClientSource();
 
   private SharedPoolClientSource() {}
 

@@ -37,6 +37,8 @@ import io.jxds.balancer.internal.endpoint.EndpointGroup;
 import io.jxds.balancer.internal.hash.HashBalancer;
 import io.jxds.balancer.internal.locality.LocalityBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
+import io.jxds.balancer.internal.manager.ClusterManagerBalancer;
+import io.jxds.balancer.internal.manager.ClusterManagerConfig;
 import io.jxds.balancer.internal.priority.PriorityBalancer;
 import io.jxds.balancer.internal.priority.PriorityConfig;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
@@ -78,6 +80,13 @@ class LayerConventionsTest {
     LocalityGroup ringHash = new LocalityGroup(roundRobin.localities(),
         new EndpointPolicy(LbPolicy.RingHash.defaults(), ""));
     return Stream.of(
+        new Layer("cluster_manager", (h, x) -> new ClusterManagerBalancer(h, new LoadBalancer.Factory() {
+          @Override
+          public LoadBalancer newLoadBalancer(Helper child) {
+            return new XdsClusterLoadBalancer(
+                child, () -> XdsClientLease.borrowed(x), TestRandom.seeded(1), TestRandom.seeded(2));
+          }
+        }), ClusterManagerConfig.of(List.of("payments"))),
         new Layer("xds_cluster", (h, x) -> new XdsClusterLoadBalancer(
             h, () -> XdsClientLease.borrowed(x), TestRandom.seeded(1), TestRandom.seeded(2)),
             ClusterPolicyConfig.forCluster("payments")),
@@ -133,10 +142,10 @@ class LayerConventionsTest {
   @MethodSource("layers")
   void subchannelStatesAreRefusedOutsideTheSynchronizationContext(Layer layer) {
     start(layer);
-    if (layer.name().equals("xds_cluster") || layer.name().equals("cds")) {
+    if (List.of("cluster_manager", "xds_cluster", "cds").contains(layer.name())) {
       fake.run(() -> xds.setResource(ResourceTypes.CLUSTER, "payments", ClusterUpdate.of("payments", "payments-eds")));
     }
-    if (layer.name().equals("xds_cluster") || layer.name().equals("cds") || layer.name().equals("eds")) {
+    if (List.of("cluster_manager", "xds_cluster", "cds", "eds").contains(layer.name())) {
       fake.run(() -> xds.setResource(ResourceTypes.ENDPOINTS, "payments-eds", assignment(endpoint(1), endpoint(2))));
     }
     assertThat(helper.listeners).isNotEmpty();

@@ -61,6 +61,7 @@ class CircuitBreakerChannelTest {
   @Test
   void callCancelledWhileThePickerReleasesItIsNotCountedOnceSettled() throws Exception {
     TestBackend a = backends.start("a");
+    last = null;
     PROBE_COUNTER.set(inFlight);
     channel = Grpc.newChannelBuilderForAddress("127.0.0.1", a.port(), InsecureChannelCredentials.create())
         .defaultLoadBalancingPolicy(POLICY)
@@ -81,6 +82,9 @@ class CircuitBreakerChannelTest {
     }, new Metadata());
     call.sendMessage(new byte[0]);
     call.halfClose();
+    // Only now may the picker turn READY: a call cancelled before sendMessage would make it throw.
+    Poll.until("the probe balancer", () -> last != null);
+    last.serveWhenReady();
 
     Poll.until("the call is cancelled", () -> !closed.isEmpty());
     assertThat(closed.get(0).getCode()).isEqualTo(Status.Code.CANCELLED);
@@ -103,6 +107,7 @@ class CircuitBreakerChannelTest {
   private static final class ProbeBalancer extends LoadBalancer {
     private final Helper helper;
     private Subchannel subchannel;
+    private boolean serving;
     ClusterRequestPicker picker;
 
     ProbeBalancer(Helper helper) {
@@ -148,7 +153,21 @@ class CircuitBreakerChannelTest {
       };
       picker = new ClusterRequestPicker("probe", child, List.of(), PROBE_COUNTER.get(), 10,
           TestRandom.seeded(1), null, ClusterMetrics.NONE);
-      helper.updateBalancingState(ConnectivityState.READY, picker);
+      publishReady();
+    }
+
+    /** Lets the READY picker out (now, or when the subchannel is READY); until then calls wait. */
+    void serveWhenReady() {
+      helper.getSynchronizationContext().execute(() -> {
+        serving = true;
+        publishReady();
+      });
+    }
+
+    private void publishReady() {
+      if (serving && picker != null) {
+        helper.updateBalancingState(ConnectivityState.READY, picker);
+      }
     }
 
     /** One sweep of the picker's held counts, on the SynchronizationContext. */
