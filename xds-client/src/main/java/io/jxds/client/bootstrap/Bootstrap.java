@@ -24,31 +24,47 @@ import java.util.Objects;
  *     the cached value of a resource nobody watches (whose name leaves the wire at once)
  * @param certificateProviders {@code certificate_providers} (gRFC A29) by instance name: what a
  *     cluster's TLS context may refer to
+ * @param clientDefaultListenerResourceNameTemplate {@code
+ *     client_default_listener_resource_name_template} (gRFC A27, A47): the listener name of an
+ *     {@code xds:///NAME} target, each {@code %s} replaced by {@code NAME}; {@code %s}
+ *     by default
+ * @param authorities {@code authorities} (gRFC A47) by name: the listener name template of an
+ *     {@code xds://AUTHORITY/NAME} target. Their {@code xds_servers} are parsed but not used yet
+ *     (no federation: every resource comes from the top-level {@code xds_servers})
  */
 public record Bootstrap(
     List<ServerInfo> servers,
     Node node,
     Duration resourceTimeout,
     Duration clientRetention,
-    Map<String, CertificateProviderSpec> certificateProviders) {
+    Map<String, CertificateProviderSpec> certificateProviders,
+    String clientDefaultListenerResourceNameTemplate,
+    Map<String, Authority> authorities) {
   /** gRPC's INITIAL_RESOURCE_FETCH_TIMEOUT_SEC. */
   public static final Duration DEFAULT_RESOURCE_TIMEOUT = Duration.ofSeconds(15);
   /** Long enough to outlive a channel's idle/wake cycle under normal traffic. */
   public static final Duration DEFAULT_CLIENT_RETENTION = Duration.ofMinutes(5);
+  /** gRFC A27: the listener is named by the target's name as is. */
+  public static final String DEFAULT_LISTENER_TEMPLATE = "%s";
 
   /**
-   * Creates a bootstrap, checking its components; the server list and the provider map are copied.
+   * Creates a bootstrap, checking its components; the server list and the maps are copied.
    *
    * @param servers the servers, not empty
    * @param node the node
    * @param resourceTimeout positive
    * @param clientRetention zero or positive
    * @param certificateProviders the certificate providers by instance name, possibly empty
+   * @param clientDefaultListenerResourceNameTemplate the listener name template of targets without
+   *     an authority
+   * @param authorities the authorities by name, possibly empty
    * @throws IllegalArgumentException if there is no server or a duration is out of range
    */
   public Bootstrap {
     servers = List.copyOf(servers);
     certificateProviders = Map.copyOf(certificateProviders);
+    authorities = Map.copyOf(authorities);
+    Objects.requireNonNull(clientDefaultListenerResourceNameTemplate, "clientDefaultListenerResourceNameTemplate");
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(resourceTimeout, "resourceTimeout");
     Objects.requireNonNull(clientRetention, "clientRetention");
@@ -75,6 +91,20 @@ public record Bootstrap(
   }
 
   /**
+   * A bootstrap without listener name templates or authorities.
+   *
+   * @param servers the servers
+   * @param node the node
+   * @param resourceTimeout the does-not-exist timer
+   * @param clientRetention the retention
+   * @param certificateProviders the certificate providers by instance name
+   */
+  public Bootstrap(List<ServerInfo> servers, Node node, Duration resourceTimeout, Duration clientRetention,
+      Map<String, CertificateProviderSpec> certificateProviders) {
+    this(servers, node, resourceTimeout, clientRetention, certificateProviders, DEFAULT_LISTENER_TEMPLATE, Map.of());
+  }
+
+  /**
    * A bootstrap without certificate providers.
    *
    * @param servers the servers
@@ -87,21 +117,26 @@ public record Bootstrap(
   }
 
   /**
-   * What identifies a shared client: the servers, the node and the certificate providers (a client
-   * validates clusters against them), not the timing knobs.
+   * What identifies a shared client: the servers, the node, the certificate providers (a client
+   * validates clusters against them) and the listener names (a channel names its listener by the
+   * bootstrap of its client), not the timing knobs.
    *
    * @param servers the servers
    * @param node the node
    * @param certificateProviders the certificate providers
+   * @param clientDefaultListenerResourceNameTemplate the listener name template of targets without
+   *     an authority
+   * @param authorities the authorities
    */
-  public record Key(List<ServerInfo> servers, Node node, Map<String, CertificateProviderSpec> certificateProviders) {}
+  public record Key(List<ServerInfo> servers, Node node, Map<String, CertificateProviderSpec> certificateProviders,
+      String clientDefaultListenerResourceNameTemplate, Map<String, Authority> authorities) {}
 
   /**
    * This bootstrap's sharing key.
    *
-   * @return the key of the servers and the node
+   * @return the key of the servers, the node, the certificate providers and the listener names
    */
   public Key key() {
-    return new Key(servers, node, certificateProviders);
+    return new Key(servers, node, certificateProviders, clientDefaultListenerResourceNameTemplate, authorities);
   }
 }

@@ -10,6 +10,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.TlsChannelCredentials;
+import io.jxds.client.bootstrap.Authority;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.CertificateProviderSpec;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -325,5 +327,86 @@ class BootstrapParserTest {
     Bootstrap a = withProviders(provider.formatted("/a"));
     Bootstrap b = withProviders(provider.formatted("/b"));
     assertThat(a.key()).isNotEqualTo(b.key());
+  }
+
+  private static Bootstrap withTop(String fields) throws BootstrapException {
+    return parse("{\"xds_servers\":[" + SERVER + "]," + fields + "}");
+  }
+
+  @Test
+  void theDefaultListenerTemplateIsReadAndIsPercentSWithoutOne() throws Exception {
+    assertThat(withTop("\"client_default_listener_resource_name_template\":\"xds.example.com/listeners/%s\"")
+        .clientDefaultListenerResourceNameTemplate()).isEqualTo("xds.example.com/listeners/%s");
+    assertThat(parse(withServer(SERVER)).clientDefaultListenerResourceNameTemplate()).isEqualTo("%s");
+    assertThatThrownBy(() -> withTop("\"client_default_listener_resource_name_template\":7"))
+        .hasMessage("test: client_default_listener_resource_name_template must be a string, got 7");
+  }
+
+  @Test
+  void authoritiesAreReadWithTheirTemplatesAndServers() throws Exception {
+    Bootstrap b = withTop("""
+        "authorities": {
+          "td.example": {"client_listener_resource_name_template":
+              "xdstp://td.example/envoy.config.listener.v3.Listener/grpc/%s",
+            "xds_servers": [{"server_uri": "td.example:443", "channel_creds": [{"type": "insecure"}]}]},
+          "plain.example": {},
+          "": {"client_listener_resource_name_template": "xdstp:///envoy.config.listener.v3.Listener/%s"}}""");
+
+    assertThat(b.authorities()).containsOnlyKeys("td.example", "plain.example", "");
+    assertThat(b.authorities().get("td.example")).isEqualTo(new Authority(
+        Optional.of("xdstp://td.example/envoy.config.listener.v3.Listener/grpc/%s"),
+        List.of(new ServerInfo("td.example:443", ChannelCredentialsSpec.insecure(), List.of()))));
+    assertThat(b.authorities().get("plain.example")).isEqualTo(new Authority(Optional.empty(), List.of()));
+    assertThat(b.authorities().get("").clientListenerResourceNameTemplate())
+        .contains("xdstp:///envoy.config.listener.v3.Listener/%s");
+    assertThat(parse(withServer(SERVER)).authorities()).isEmpty();
+  }
+
+  @Test
+  void anAuthoritysTemplateMustStartWithXdstpAndItsOwnName() {
+    // gRFC A47: "client_listener_resource_name_template ... must start with xdstp://<authority_name>/".
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a.example\":"
+        + "{\"client_listener_resource_name_template\":\"xdstp://b.example/envoy.config.listener.v3.Listener/%s\"}}"))
+        .hasMessage("test: authorities.a.example.client_listener_resource_name_template must start with "
+            + "\"xdstp://a.example/\", got \"xdstp://b.example/envoy.config.listener.v3.Listener/%s\"");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":{\"client_listener_resource_name_template\":\"%s\"}}"))
+        .hasMessage("test: authorities.a.client_listener_resource_name_template must start with "
+            + "\"xdstp://a/\", got \"%s\"");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":{\"client_listener_resource_name_template\":\"\"}}"))
+        .hasMessage("test: authorities.a.client_listener_resource_name_template must start with "
+            + "\"xdstp://a/\", got \"\"");
+  }
+
+  @Test
+  void badAuthoritiesAreErrorsNamingTheFieldAndTheValue() {
+    assertThatThrownBy(() -> withTop("\"authorities\":[]"))
+        .hasMessage("test: authorities must be an object, got []");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":\"xdstp://a/\"}"))
+        .hasMessage("test: authorities.a must be an object, got \"xdstp://a/\"");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":{\"client_listener_resource_name_template\":1}}"))
+        .hasMessage("test: authorities.a.client_listener_resource_name_template must be a string, got 1");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":{\"xds_servers\":[{\"server_uri\":\"\"}]}}"))
+        .hasMessage("test: authorities.a.xds_servers[0].server_uri is required, got \"\"");
+    assertThatThrownBy(() -> withTop("\"authorities\":{\"a\":{\"xds_servers\":{}}}"))
+        .hasMessage("test: authorities.a.xds_servers must be a list, got {}");
+  }
+
+  @Test
+  void aMisspelledAuthorityFieldIsAWarning() {
+    List<String> warnings = warnings(() -> withTop("\"authorities\":{\"w\":{\"xds_server\":[]}}"));
+
+    assertThat(warnings).containsExactly(
+        "test: unknown bootstrap field authorities.w.xds_server ignored; did you mean authorities.w.xds_servers?");
+  }
+
+  @Test
+  void listenerTemplatesAndAuthoritiesArePartOfTheKey() throws Exception {
+    Bootstrap plain = parse(withServer(SERVER));
+    Bootstrap templated = withTop("\"client_default_listener_resource_name_template\":\"l/%s\"");
+    Bootstrap federated = withTop("\"authorities\":{\"a\":{}}");
+
+    assertThat(plain.key()).isNotEqualTo(templated.key()).isNotEqualTo(federated.key());
+    assertThat(withTop("\"authorities\":{\"a\":{}}").key()).isEqualTo(federated.key());
+    assertThat(federated.authorities()).isEqualTo(Map.of("a", new Authority(Optional.empty(), List.of())));
   }
 }
