@@ -6,6 +6,7 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.envoyproxy.envoy.config.core.v3.Locality;
 import io.envoyproxy.envoy.config.core.v3.Node;
+import io.jxds.client.bootstrap.Authority;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.CertificateProviderSpec;
@@ -34,6 +35,7 @@ public final class BootstrapParser {
       "authorities", "server_listener_resource_name_template", "client_default_listener_resource_name_template",
       "allowed_grpc_services", "jxds");
   private static final Set<String> NODE_FIELDS = Set.of("id", "cluster", "locality", "metadata");
+  private static final Set<String> AUTHORITY_FIELDS = Set.of("client_listener_resource_name_template", "xds_servers");
   private static final Set<String> JXDS_FIELDS = Set.of("resource_timeout", "client_retention");
   /** How much of a bad value an error quotes. */
   private static final int MAX_VALUE_CHARS = 80;
@@ -76,7 +78,33 @@ public final class BootstrapParser {
       clientRetention = jxds.get().duration("client_retention").orElse(clientRetention);
     }
     Map<String, CertificateProviderSpec> providers = parseCertificateProviders(top);
-    return new Bootstrap(servers, node, resourceTimeout, clientRetention, providers);
+    String template = top.string("client_default_listener_resource_name_template")
+        .orElse(Bootstrap.DEFAULT_LISTENER_TEMPLATE);
+    return new Bootstrap(servers, node, resourceTimeout, clientRetention, providers, template, parseAuthorities(top));
+  }
+
+  // gRFC A47: {"NAME": {"client_listener_resource_name_template": "xdstp://NAME/...", "xds_servers": [...]}}.
+  private static Map<String, Authority> parseAuthorities(Fields top) throws BootstrapException {
+    Optional<Fields> all = top.object("authorities");
+    Map<String, Authority> authorities = new LinkedHashMap<>();
+    if (all.isEmpty()) {
+      return authorities;
+    }
+    for (String name : all.get().struct.getFieldsMap().keySet()) {
+      Fields entry = all.get().object(name).orElseThrow(() -> all.get().error(name, "must be an object"));
+      UnknownFieldWarnings.check(
+          entry.source, entry.path, entry.struct.getFieldsMap().keySet(), AUTHORITY_FIELDS, false);
+      Optional<String> template = entry.string("client_listener_resource_name_template");
+      String prefix = "xdstp://" + name + "/";
+      if (template.isPresent() && !template.get().startsWith(prefix)) {
+        throw entry.error("client_listener_resource_name_template",
+            "must start with \"" + prefix + "\"" + entry.got("client_listener_resource_name_template"));
+      }
+      // Absent or empty: the top-level servers (A47), which the record leaves to its reader.
+      List<Fields> servers = entry.objectList("xds_servers");
+      authorities.put(name, new Authority(template, servers.isEmpty() ? List.of() : parseServers(entry)));
+    }
+    return authorities;
   }
 
   // gRFC A29: {"NAME": {"plugin_name": "file_watcher", "config": {...}}}; file_watcher is the only plugin.
