@@ -3,7 +3,9 @@ package io.jxds.balancer.internal;
 import io.jxds.api.XdsClient;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.client.XdsClientPool;
+import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.BootstrapException;
+import java.util.Optional;
 
 /**
  * Leases clients from {@link XdsClientPool#shared()}, which reads the bootstrap on every
@@ -37,6 +39,11 @@ public final class SharedPoolClientSource implements PooledClientSource {
       @Override
       public void release() {
         lease.close();
+      }
+
+      @Override
+      public Optional<Bootstrap> bootstrap() {
+        return Optional.of(lease.bootstrap());
       }
     };
   }

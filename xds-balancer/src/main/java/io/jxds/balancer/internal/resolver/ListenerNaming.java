@@ -2,9 +2,12 @@ package io.jxds.balancer.internal.resolver;
 
 import io.grpc.Status;
 import io.grpc.StatusOr;
+import io.jxds.client.bootstrap.Authority;
+import io.jxds.client.bootstrap.Bootstrap;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -33,6 +36,22 @@ public record ListenerNaming(String defaultTemplate, Map<String, String> authori
   public ListenerNaming {
     Objects.requireNonNull(defaultTemplate, "defaultTemplate");
     authorityTemplates = Map.copyOf(authorityTemplates);
+  }
+
+  /**
+   * The templates of a bootstrap: its {@code client_default_listener_resource_name_template} and
+   * each authority's {@code client_listener_resource_name_template} (the bootstrap parser checked
+   * that each starts with {@code xdstp://AUTHORITY/}).
+   *
+   * @param bootstrap the bootstrap of the channel's client
+   * @return its naming
+   */
+  public static ListenerNaming of(Bootstrap bootstrap) {
+    Map<String, String> templates = new LinkedHashMap<>();
+    for (Map.Entry<String, Authority> authority : bootstrap.authorities().entrySet()) {
+      templates.put(authority.getKey(), authority.getValue().clientListenerResourceNameTemplate().orElse(""));
+    }
+    return new ListenerNaming(bootstrap.clientDefaultListenerResourceNameTemplate(), templates);
   }
 
   /**

@@ -57,7 +57,8 @@ final class XdsNameResolver extends NameResolver {
    *     XdsClusterPolicy#XDS_CLIENT_ARG})
    * @param sources starts the route source, unless the channel hands one in ({@link
    *     RouteSource#FACTORY_ARG})
-   * @param naming the bootstrap's listener name templates
+   * @param naming the listener name templates for a client the channel hands in, whose bootstrap
+   *     jxds does not know; a pooled client's own bootstrap names the listener instead
    */
   XdsNameResolver(ListenerTarget target, Args args, PooledClientSource pool, RouteSource.Factory sources,
       ListenerNaming naming) {
@@ -128,7 +129,8 @@ final class XdsNameResolver extends NameResolver {
         return;
       }
     }
-    StatusOr<String> listenerName = naming.listenerName(target);
+    // gRFC A27, A47: the templates of the bootstrap the client was made from.
+    StatusOr<String> listenerName = lease.bootstrap().map(ListenerNaming::of).orElse(naming).listenerName(target);
     if (!listenerName.hasValue()) {
       // gRFC A54: UNAVAILABLE to the channel, the original code in the text.
       Status invalid = listenerName.getStatus();
