@@ -85,4 +85,21 @@ class ListenerNamingTest {
     assertThatThrownBy(() -> ListenerTarget.parse(URI.create("xds:///svc?x=1")))
         .hasMessageContaining("a listener target has no query or fragment");
   }
+
+  @Test
+  void aBootstrapGivesItsDefaultTemplateAndEachAuthoritysOrA47sDefault() throws Exception {
+    ListenerNaming naming = ListenerNaming.of(io.jxds.client.internal.bootstrap.BootstrapParser.parse("""
+        {"xds_servers": [{"server_uri": "a:1", "channel_creds": [{"type": "insecure"}]}],
+         "client_default_listener_resource_name_template": "xds.example.com/listeners/%s",
+         "authorities": {"td.example": {}, "custom.example":
+           {"client_listener_resource_name_template": "xdstp://custom.example/envoy.config.listener.v3.Listener/g/%s"}}}
+        """, "test"));
+
+    assertThat(naming.listenerName(ListenerTarget.parse(URI.create("xds:///svc"))).getValue())
+        .isEqualTo("xds.example.com/listeners/svc");
+    assertThat(naming.listenerName(ListenerTarget.parse(URI.create("xds://td.example/svc"))).getValue())
+        .isEqualTo("xdstp://td.example/envoy.config.listener.v3.Listener/svc");
+    assertThat(naming.listenerName(ListenerTarget.parse(URI.create("xds://custom.example/svc"))).getValue())
+        .isEqualTo("xdstp://custom.example/envoy.config.listener.v3.Listener/g/svc");
+  }
 }
