@@ -22,6 +22,7 @@ import io.jxds.testing.TestBackend;
 import io.jxds.testing.XdsResources;
 import io.jxds.testing.XdsTestBed;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -58,8 +59,8 @@ class ListenerTemplateEndToEndTest {
 
     channel("xds://td.example/payments").getState(true);
 
-    Poll.until(() -> "a subscription to " + name + ": " + ads.streams().subscribedNames(FakeAdsServer.LISTENER_TYPE_URL),
-        Poll.DEFAULT_TIMEOUT, () -> ads.streams().subscribedNames(FakeAdsServer.LISTENER_TYPE_URL).contains(name));
+    Poll.until(() -> "a subscription to " + name + ": " + listeners(), Poll.DEFAULT_TIMEOUT,
+        () -> listeners().contains(name));
   }
 
   @Test
@@ -73,6 +74,10 @@ class ListenerTemplateEndToEndTest {
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).isEqualTo("INVALID_ARGUMENT: invalid target xds://elsewhere.example/payments:"
         + " target authority elsewhere.example is not in the bootstrap's authorities");
+  }
+
+  private Set<String> listeners() {
+    return ads.streams().subscribedNames(FakeAdsServer.LISTENER_TYPE_URL);
   }
 
   /** The bed's bootstrap with {@code field} added at the top level. */
