@@ -1,81 +1,74 @@
 package io.jxds.toolkit.internal.cli;
 
+import com.google.gson.stream.JsonWriter;
 import io.jxds.toolkit.Fraction;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 
-/** A small JSON writer for the CLI's documented output: objects, arrays, strings, numbers, null. */
+/**
+ * The CLI's documented JSON output, written with Gson's streaming {@link JsonWriter} (Gson comes
+ * with protobuf-java-util, which reads the JSON inputs): objects, arrays, strings, numbers, null,
+ * and the two forms of a {@link Fraction}.
+ */
 final class Json {
-  private final StringBuilder out = new StringBuilder();
-  private final String indentUnit = "  ";
-  private int depth;
-  private boolean first = true;
+  private final StringWriter text = new StringWriter();
+  private final JsonWriter out = new JsonWriter(text);
+
+  Json() {
+    out.setIndent("  ");
+  }
 
   Json begin() {
-    return open('{');
+    return write(() -> out.beginObject());
   }
 
   Json end() {
-    return close('}');
+    return write(() -> out.endObject());
   }
 
   Json beginArray(String name) {
-    key(name);
-    return open('[');
+    return write(() -> out.name(name).beginArray());
   }
 
   Json beginObject(String name) {
-    key(name);
-    return open('{');
+    return write(() -> out.name(name).beginObject());
   }
 
   /** An object as an element of the current array. */
   Json beginElement() {
-    separator();
-    return open('{');
+    return write(() -> out.beginObject());
   }
 
   Json endArray() {
-    return close(']');
+    return write(() -> out.endArray());
   }
 
   Json string(String name, String value) {
-    key(name);
-    quote(value);
-    return this;
+    return write(() -> out.name(name).value(value));
   }
 
   Json stringElement(String value) {
-    separator();
-    quote(value);
-    return this;
+    return write(() -> out.value(value));
   }
 
   Json number(String name, long value) {
-    key(name);
-    out.append(value);
-    return this;
+    return write(() -> out.name(name).value(value));
   }
 
   Json bool(String name, boolean value) {
-    key(name);
-    out.append(value);
-    return this;
+    return write(() -> out.name(name).value(value));
   }
 
   Json nullValue(String name) {
-    key(name);
-    out.append("null");
-    return this;
+    return write(() -> out.name(name).nullValue());
   }
 
   /** {@code "name": 0.375, "nameExact": "3/8"}: the decimal to 12 significant digits, and the exact value. */
   Json fraction(String name, Fraction value) {
-    key(name);
-    out.append(decimal(value));
-    key(name + "Exact");
-    quote(value.toString());
-    return this;
+    return write(() -> out.name(name).jsonValue(decimal(value)).name(name + "Exact").value(value.toString()));
   }
 
   static String decimal(Fraction f) {
@@ -84,68 +77,21 @@ final class Json {
     return d.signum() == 0 ? "0" : d.toPlainString();
   }
 
-  private Json open(char c) {
-    out.append(c);
-    depth++;
-    first = true;
-    return this;
-  }
-
-  private Json close(char c) {
-    depth--;
-    if (!first) {
-      newline();
-    }
-    out.append(c);
-    first = false;
-    return this;
-  }
-
-  private void key(String name) {
-    separator();
-    quote(name);
-    out.append(": ");
-  }
-
-  private void separator() {
-    if (!first) {
-      out.append(',');
-    }
-    if (depth > 0) {
-      newline();
-    }
-    first = false;
-  }
-
-  private void newline() {
-    out.append('\n');
-    out.append(indentUnit.repeat(depth));
-  }
-
-  private void quote(String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
-  }
-
   @Override
   public String toString() {
-    return out.toString();
+    return text.toString();
+  }
+
+  private interface Step {
+    void run() throws IOException;
+  }
+
+  private Json write(Step step) {
+    try {
+      step.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not throw
+    }
+    return this;
   }
 }
