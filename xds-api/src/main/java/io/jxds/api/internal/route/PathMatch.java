@@ -15,6 +15,11 @@ final class PathMatch {
     this.matcher = matcher;
   }
 
+  /** Whether every path matches: a prefix {@code ""} or {@code "/"} (a path starts with {@code /}). */
+  boolean matchesEveryPath() {
+    return matcher instanceof StringMatcher.Prefix p && (p.value().isEmpty() || p.value().equals("/"));
+  }
+
   boolean matches(String fullMethodName) {
     if (matcher instanceof StringMatcher.Prefix p) {
       String prefix = p.value();
