@@ -74,7 +74,7 @@ public final class RouteTable {
       }
     }
     this.reachable = Math.min(entries.length, firstUnconditional + 1);
-    this.always = firstUnconditional == 0 ? entries[0] : null;
+    this.always = entries.length > 0 && firstUnconditional == 0 ? entries[0] : null;
     this.runs = new ExactRun[reachable];
     for (int i = 0; i < reachable; ) {
       ExactRun run = ExactRun.startingAt(entries, i);

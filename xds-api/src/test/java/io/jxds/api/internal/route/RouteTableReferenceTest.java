@@ -58,6 +58,13 @@ class RouteTableReferenceTest {
   }
 
   @Test
+  void aVirtualHostWithoutRoutesMatchesNoCall() {
+    RouteTable table = RouteTable.of(new VirtualHost("vh", List.of("*"), List.of()));
+    assertThat(table.routeForEveryCall()).isNull();
+    assertThat(table.match("echo.Echo/Say", new Metadata(), TestRandom.seeded(1))).isNull();
+  }
+
+  @Test
   void manyDistinctPathMatchersBeyondTheRememberedOnes() {
     List<Route> routes = new ArrayList<>();
     for (int i = 0; i < 70; i++) {
