@@ -156,7 +156,16 @@ final class CheckOutput {
   }
 
   static String json(TrafficPlan plan, int exitCode) {
-    Json j = new Json().begin().string("schema", SCHEMA).number("exitCode", exitCode);
+    return json(plan, exitCode, new Json()).toString();
+  }
+
+  /** Writes the JSON to {@code out} as it goes. */
+  static void json(TrafficPlan plan, int exitCode, java.io.Writer out) {
+    json(plan, exitCode, new Json(out));
+  }
+
+  private static Json json(TrafficPlan plan, int exitCode, Json json) {
+    Json j = json.begin().string("schema", SCHEMA).number("exitCode", exitCode);
     j.beginArray("resources");
     for (ResourceVerdict v : plan.check().resources()) {
       j.beginElement().string("type", v.type()).string("name", v.name()).string("source", v.source())
@@ -187,7 +196,7 @@ final class CheckOutput {
       clusterJson(c, j);
     }
     j.endArray();
-    return j.end().toString();
+    return j.end();
   }
 
   private static void listenerJson(ListenerPlan l, Json j) {
