@@ -104,9 +104,8 @@ final class FastProtoReader {
         return bool(v);
       }
       case INT -> {
-        return (int) integer(v, f.getType() == FieldDescriptor.Type.UINT32 || f.getType() == FieldDescriptor.Type.FIXED32
-            ? 0 : Integer.MIN_VALUE, f.getType() == FieldDescriptor.Type.UINT32
-            || f.getType() == FieldDescriptor.Type.FIXED32 ? 0xFFFF_FFFFL : Integer.MAX_VALUE);
+        boolean unsigned = f.getType() == FieldDescriptor.Type.UINT32 || f.getType() == FieldDescriptor.Type.FIXED32;
+        return (int) integer(v, unsigned ? 0 : Integer.MIN_VALUE, unsigned ? 0xFFFF_FFFFL : Integer.MAX_VALUE);
       }
       case LONG -> {
         if (f.getType() == FieldDescriptor.Type.UINT64 || f.getType() == FieldDescriptor.Type.FIXED64) {
