@@ -11,7 +11,7 @@ class DemoOptionsTest {
   @Test
   void defaultsRunTheEmbeddedScriptInAboutHalfAMinute() {
     assertThat(DemoOptions.parse()).isEqualTo(
-        new DemoOptions(Optional.empty(), "payments", Duration.ofSeconds(34), 1500, false));
+        new DemoOptions(Optional.empty(), "payments", Duration.ofSeconds(35), 1500, false));
   }
 
   @Test
@@ -31,7 +31,7 @@ class DemoOptionsTest {
   @Test
   void badFlagsAreNamed() {
     assertThatThrownBy(() -> DemoOptions.parse("--duration", "soon")).hasMessageContaining("--duration");
-    assertThatThrownBy(() -> DemoOptions.parse("--duration", "3")).hasMessageContaining("at least 8");
+    assertThatThrownBy(() -> DemoOptions.parse("--duration", "9")).hasMessageContaining("at least 10");
     assertThatThrownBy(() -> DemoOptions.parse("--colour", "red")).hasMessageContaining("--colour");
     assertThatThrownBy(() -> DemoOptions.parse("--rate")).hasMessageContaining("missing value");
   }
