@@ -52,12 +52,15 @@ final class Expect {
 
   /** A locality takes {@code percent} % of the answered RPCs that did not carry the header. */
   Expect untaggedLocality(String label, double percent) {
-    taggedLabel = label;
+    taggedLabel = taggedLabel == null ? label : taggedLabel;
     return check((s, t) -> near("RPCs without the header: " + label, s.untaggedLocality(label), percent,
         SHARE_TOLERANCE));
   }
 
-  /** The locality whose shares of the RPCs with and without the header are checked, or null. */
+  /**
+   * The locality whose shares of the RPCs with and without the header are checked (the first named),
+   * or null.
+   */
   String taggedLabel() {
     return taggedLabel;
   }
