@@ -3,13 +3,13 @@ package io.jxds.examples;
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 
 import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
 import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
-import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
