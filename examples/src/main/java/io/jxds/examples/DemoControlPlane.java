@@ -109,7 +109,8 @@ final class DemoControlPlane {
    */
   Topology routingTopology() {
     List<LocalityInfo> localities = new ArrayList<>(topology().localities());
-    localities.add(3, localities.remove(4));
+    LocalityInfo canary = localities.remove(localities.size() - 1);
+    localities.add(LAYOUT.size() - 1, canary); // before the last, the standby priority
     return new Topology(localities);
   }
 
