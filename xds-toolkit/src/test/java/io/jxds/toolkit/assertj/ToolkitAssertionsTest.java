@@ -16,6 +16,8 @@ import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.jxds.testing.XdsResources;
 import io.jxds.toolkit.PlanDiff;
 import io.jxds.toolkit.Snapshot;
+import io.jxds.toolkit.TrafficPlan;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -107,5 +109,16 @@ class ToolkitAssertionsTest {
     assertThatThrownBy(() -> assertThat(routed.plan()).request("svc", "/other.T/M").routesTo("payments"))
         .hasMessage("Expected request svc /other.T/M to go to [payments], but it fails: listener svc: virtual host vh:"
             + " no route matches /other.T/M");
+  }
+
+  @Test
+  void readmeExample() throws Exception {
+    Path generated = Path.of(getClass().getResource("/examples/routes.json").toURI());
+    // README.md:begin
+    TrafficPlan plan = Snapshot.read(generated).plan(); // or Snapshot.of(the protos your control plane builds)
+    assertThat(plan).hasNoNacks().request("payments.example.com", "/payments.Payments/Charge")
+        .routesTo("payments", "payments-v2").withShare("payments-v2", 0.1);
+    assertThat(plan).cluster("payments").endpoint("10.0.0.3:8080").hasShare(0.5);
+    // README.md:end
   }
 }

@@ -17,18 +17,23 @@ final class RouteOutput {
     route.virtualHost().ifPresent(v -> out.append(", virtual host ").append(v));
     out.append('\n');
     Table t = new Table("  ", "SHARE", "ROUTE", "CLUSTER", "WEIGHT", "CLUSTER STATE");
+    StringBuilder failures = new StringBuilder();
     for (RequestRoute.Outcome o : route.outcomes()) {
-      String route0 = o.route().orElse("(none)");
       if (o.failure().isPresent()) {
-        t.row(Texts.share(o.probability()), route0, "fails: " + o.failure().get(), "", "");
+        failures.append("  ").append(Texts.share(o.probability())).append(" fails: ").append(o.failure().get())
+            .append('\n');
         continue;
       }
       for (RouteCluster c : o.clusters()) {
-        t.row(Texts.share(o.probability().times(c.share())), route0, c.name(), String.valueOf(c.weight()),
+        t.row(Texts.share(o.probability().times(c.share())), o.route().orElse(""), c.name(),
+            String.valueOf(c.weight()),
             plan.cluster(c.name()).map(ClusterPlan::state).map(Enum::name).orElse("not in the snapshot"));
       }
     }
-    t.print(out);
+    if (!route.clusters().isEmpty()) {
+      t.print(out);
+    }
+    out.append(failures);
     for (var v : plan.check().nacked()) {
       out.append("  NACK ").append(v.type()).append(" \"").append(v.name()).append("\": ").append(v.nack().orElse(""))
           .append('\n');
