@@ -13,7 +13,8 @@ class RoutedCallBenchmarkTest {
     bench.setUp();
     try {
       FakeAdsServer ads = bench.ads();
-      assertThat(ads.streams().subscribedNames(FakeAdsServer.LISTENER_TYPE_URL)).containsExactlyInAnyOrder("one", "ten");
+      assertThat(ads.streams().subscribedNames(FakeAdsServer.LISTENER_TYPE_URL))
+          .containsExactlyInAnyOrder("one", "ten");
       assertThat(ads.streams().subscribedNames(FakeAdsServer.CLUSTER_TYPE_URL))
           .contains("c", "c1", "c9", "stable", "canary");
       for (int i = 0; i < 3; i++) {
