@@ -5,6 +5,10 @@ import static io.grpc.ConnectivityState.READY;
 import static io.grpc.ConnectivityState.TRANSIENT_FAILURE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
 import io.grpc.EquivalentAddressGroup;
@@ -14,9 +18,14 @@ import io.grpc.LoadBalancer.Subchannel;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.OutlierDetection.FailurePercentage;
 import io.jxds.api.model.OutlierDetection.SuccessRate;
+import io.jxds.balancer.internal.metrics.BalancerMetrics;
+import io.jxds.client.internal.metrics.Telemetry;
 import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.FakeLbHelper.FakeSubchannel;
+import io.jxds.testing.InMemoryMetrics;
 import io.jxds.testing.TestRandom;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
@@ -29,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** gRFC A50's algorithms and timer, on a fake clock with seeded randomness. */
 class OutlierDetectorTest {
@@ -287,6 +297,37 @@ class OutlierDetectorTest {
       }
     }
     assertThat(ejections).isBetween(80, 120);
+  }
+
+  @Test
+  void ejectionAndReturnAreOneInfoLineAndOneCountEach() {
+    InMemoryMetrics otel = new InMemoryMetrics();
+    channel.run(() -> detector.metrics(
+        BalancerMetrics.cluster(Telemetry.of(otel.openTelemetry()), "xds-cluster:///payments", "payments")));
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    Logger logger = (Logger) LoggerFactory.getLogger(OutlierDetector.class);
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(logs);
+    logs.start();
+    try {
+      List<Subchannel> subs = start(5, failurePercentage(100));
+      calls(subs, 100, 0, 0, 0, 0);
+      channel.forward(10, TimeUnit.SECONDS);
+      channel.forward(40, TimeUnit.SECONDS);
+    } finally {
+      logger.detachAppender(logs);
+      logger.setLevel(level);
+    }
+    assertThat(logs.list).extracting(ILoggingEvent::getLevel).containsOnly(Level.INFO);
+    assertThat(logs.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+        "cluster payments: endpoint /10.0.0.1:443 ejected by outlier detection (failure percentage: 100 of 100"
+            + " calls failed, over 85%; ejection 1)",
+        "cluster payments: endpoint /10.0.0.1:443 back from outlier ejection (ejection time over)");
+    Attributes labels = Attributes.of(AttributeKey.stringKey("grpc.target"), "xds-cluster:///payments",
+        AttributeKey.stringKey("jxds.cluster"), "payments");
+    assertThat(otel.value("jxds.lb.outlier_detection.ejections", labels)).isEqualTo(1);
+    assertThat(otel.value("jxds.lb.outlier_detection.unejections", labels)).isEqualTo(1);
   }
 
   // --- helpers ---
