@@ -3,8 +3,6 @@ package io.jxds.balancer.internal.outlier;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.OutlierDetection.FailurePercentage;
 import io.jxds.api.model.OutlierDetection.SuccessRate;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -44,27 +42,40 @@ final class EjectionSweep {
 
   private EjectionSweep() {}
 
+  /**
+   * Sweeps {@code endpoints} at time {@code now}. The counts are read once into primitive arrays,
+   * so that the algorithms walk arrays rather than the endpoints (10 000 endpoints: one pass over
+   * them before the algorithms and one after).
+   */
   static void run(
-      Collection<EndpointTracker> endpoints, OutlierDetection config, long now, RandomGenerator random,
+      List<EndpointTracker> endpoints, OutlierDetection config, long now, RandomGenerator random,
       Decisions decisions) {
+    int n = endpoints.size();
+    long[] successes = new long[n];
+    long[] failures = new long[n];
     int ejected = 0;
-    for (EndpointTracker e : endpoints) {
+    for (int i = 0; i < n; i++) {
+      EndpointTracker e = endpoints.get(i);
       e.swapCounts();
+      successes[i] = e.successes;
+      failures[i] = e.failures;
       if (e.ejected) {
         ejected++;
       }
     }
-    Cap cap = new Cap(endpoints.size(), config.maxEjectionPercent(), ejected);
+    Cap cap = new Cap(n, config.maxEjectionPercent(), ejected);
     if (config.successRate().isPresent()) {
-      successRate(endpoints, config.successRate().get(), cap, now, random, decisions);
+      successRate(endpoints, successes, failures, config.successRate().get(), cap, now, random, decisions);
     }
     if (config.failurePercentage().isPresent()) {
-      failurePercentage(endpoints, config.failurePercentage().get(), cap, now, random, decisions);
+      failurePercentage(endpoints, successes, failures, config.failurePercentage().get(), cap, now, random,
+          decisions);
     }
     long longest = saturatedNanos(config.baseEjectionTime().compareTo(config.maxEjectionTime()) >= 0
         ? config.baseEjectionTime() : config.maxEjectionTime());
     long base = saturatedNanos(config.baseEjectionTime());
-    for (EndpointTracker e : endpoints) {
+    for (int i = 0; i < n; i++) {
+      EndpointTracker e = endpoints.get(i);
       if (!e.ejected) {
         if (e.multiplier > 0) {
           e.multiplier--;
@@ -77,67 +88,72 @@ final class EjectionSweep {
   }
 
   private static void successRate(
-      Collection<EndpointTracker> endpoints, SuccessRate rule, Cap cap, long now, RandomGenerator random,
-      Decisions decisions) {
-    List<EndpointTracker> candidates = new ArrayList<>();
-    for (EndpointTracker e : endpoints) {
-      if (e.volume() >= rule.requestVolume() && e.volume() > 0) {
-        candidates.add(e);
+      List<EndpointTracker> endpoints, long[] successes, long[] failures, SuccessRate rule, Cap cap, long now,
+      RandomGenerator random, Decisions decisions) {
+    int n = endpoints.size();
+    int[] candidates = new int[n];
+    double[] rates = new double[n];
+    int count = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+      long volume = successes[i] + failures[i];
+      if (volume > 0 && volume >= rule.requestVolume()) {
+        double rate = (double) successes[i] / volume;
+        candidates[count] = i;
+        rates[count++] = rate;
+        sum += rate;
       }
     }
-    if (candidates.isEmpty() || candidates.size() < rule.minimumHosts()) {
+    if (count == 0 || count < rule.minimumHosts()) {
       return;
     }
-    double sum = 0;
-    for (EndpointTracker e : candidates) {
-      sum += rate(e);
-    }
-    double mean = sum / candidates.size();
+    double mean = sum / count;
     double squares = 0;
-    for (EndpointTracker e : candidates) {
-      double d = rate(e) - mean;
+    for (int k = 0; k < count; k++) {
+      double d = rates[k] - mean;
       squares += d * d;
     }
-    double stdev = Math.sqrt(squares / candidates.size());
+    double stdev = Math.sqrt(squares / count);
     double threshold = mean - stdev * (rule.stdevFactor() / 1000.0);
-    for (EndpointTracker e : candidates) {
+    for (int k = 0; k < count; k++) {
       if (!cap.allows()) {
         return;
       }
-      if (!e.ejected && rate(e) < threshold && enforced(rule.enforcementPercentage(), random)) {
-        cap.ejected++;
-        e.eject(now);
-        decisions.ejected(e, String.format("success rate %.3f below %.3f (mean %.3f, stdev %.3f) over %d calls",
-            rate(e), threshold, mean, stdev, e.volume()));
+      if (rates[k] < threshold) {
+        EndpointTracker e = endpoints.get(candidates[k]);
+        if (!e.ejected && enforced(rule.enforcementPercentage(), random)) {
+          cap.ejected++;
+          e.eject(now);
+          decisions.ejected(e, String.format("success rate %.3f below %.3f (mean %.3f, stdev %.3f) over %d calls",
+              rates[k], threshold, mean, stdev, e.volume()));
+        }
       }
     }
   }
 
   private static void failurePercentage(
-      Collection<EndpointTracker> endpoints, FailurePercentage rule, Cap cap, long now, RandomGenerator random,
-      Decisions decisions) {
-    if (endpoints.size() < rule.minimumHosts()) {
+      List<EndpointTracker> endpoints, long[] successes, long[] failures, FailurePercentage rule, Cap cap,
+      long now, RandomGenerator random, Decisions decisions) {
+    int n = endpoints.size();
+    if (n < rule.minimumHosts()) {
       return;
     }
-    for (EndpointTracker e : endpoints) {
+    for (int i = 0; i < n; i++) {
       if (!cap.allows()) {
         return;
       }
-      long volume = e.volume();
-      if (e.ejected || volume == 0 || volume < rule.requestVolume()) {
+      long volume = successes[i] + failures[i];
+      if (volume == 0 || volume < rule.requestVolume() || failures[i] * 100 <= (long) rule.threshold() * volume) {
         continue;
       }
-      if (e.failures * 100 > (long) rule.threshold() * volume && enforced(rule.enforcementPercentage(), random)) {
+      EndpointTracker e = endpoints.get(i);
+      if (!e.ejected && enforced(rule.enforcementPercentage(), random)) {
         cap.ejected++;
         e.eject(now);
-        decisions.ejected(e, "failure percentage: " + e.failures + " of " + volume + " calls failed, over "
+        decisions.ejected(e, "failure percentage: " + failures[i] + " of " + volume + " calls failed, over "
             + rule.threshold() + "%");
       }
     }
-  }
-
-  private static double rate(EndpointTracker e) {
-    return (double) e.successes / e.volume();
   }
 
   private static boolean enforced(int percentage, RandomGenerator random) {

@@ -9,6 +9,7 @@ import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,6 +59,8 @@ public final class OutlierDetector {
   private ClusterMetrics metrics = ClusterMetrics.NONE;
   private final Map<Set<SocketAddress>, EndpointTracker> endpoints = new LinkedHashMap<>();
   private final Map<SocketAddress, EndpointTracker> byAddress = new LinkedHashMap<>();
+  /** The trackers in assignment order, for the sweep: an array list walks faster than the map. */
+  private List<EndpointTracker> ordered = List.of();
   private OutlierDetection config;
   /** A50's "timer start timestamp": the last sweep, or the start; meaningful while {@code started}. */
   private long lastStart;
@@ -118,6 +121,7 @@ public final class OutlierDetector {
       endpoints.computeIfAbsent(addresses, EndpointTracker::new);
     }
     byAddress.clear();
+    ordered = new ArrayList<>(endpoints.values());
     for (EndpointTracker e : endpoints.values()) {
       for (SocketAddress a : e.addresses) {
         byAddress.putIfAbsent(a, e);
@@ -206,7 +210,7 @@ public final class OutlierDetector {
   }
 
   private void sweepAt(long now) {
-    EjectionSweep.run(endpoints.values(), config, now, random, new EjectionSweep.Decisions() {
+    EjectionSweep.run(ordered, config, now, random, new EjectionSweep.Decisions() {
       @Override
       public void ejected(EndpointTracker endpoint, String why) {
         metrics.outlierEjection();
