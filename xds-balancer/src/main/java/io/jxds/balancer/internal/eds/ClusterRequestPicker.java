@@ -71,8 +71,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final RandomGenerator random;
   private final ClusterLoadStats load;
   private final ClusterMetrics metrics;
-  /** The cluster's outlier detection (gRFC A50), or null: where each stream's outcome is counted. */
-  private final OutlierDetector outliers;
+  /** Whether each stream's outcome is counted for its endpoint's outlier detection (gRFC A50). */
+  private final boolean countOutcomes;
   /** The admission of each of the child's results (pickers pre-make theirs: a few per endpoint). */
   private final ConcurrentMap<PickResult, Admission> admitted = new ConcurrentHashMap<>();
 
@@ -95,12 +95,13 @@ final class ClusterRequestPicker extends SubchannelPicker {
       RandomGenerator random,
       ClusterLoadStats load,
       ClusterMetrics metrics) {
-    this(cluster, child, drops, inFlight, maxRequests, random, load, metrics, null);
+    this(cluster, child, drops, inFlight, maxRequests, random, load, metrics, false);
   }
 
   /**
-   * @param outliers the cluster's outlier detection, null without: a stream's outcome is counted
-   *     for its endpoint by the tracer that counts it for the circuit breaker (nothing more per call)
+   * @param countOutcomes whether the cluster's outlier detection counts calls: a stream's outcome is
+   *     then counted for its endpoint by the tracer that counts it for the circuit breaker (nothing
+   *     more per call)
    */
   ClusterRequestPicker(
       String cluster,
@@ -111,8 +112,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
       RandomGenerator random,
       ClusterLoadStats load,
       ClusterMetrics metrics,
-      OutlierDetector outliers) {
-    this.outliers = outliers;
+      boolean countOutcomes) {
+    this.countOutcomes = countOutcomes;
     this.child = child;
     this.random = random;
     this.inFlight = inFlight;
@@ -215,7 +216,7 @@ final class ClusterRequestPicker extends SubchannelPicker {
   }
 
   private CallCounter calls(PickResult picked) {
-    return outliers == null ? null : outliers.counter(picked.getSubchannel());
+    return countOutcomes ? OutlierDetector.callCounter(picked.getSubchannel()) : null;
   }
 
   private Admission admit(PickResult picked, AdmittedRequests requests) {

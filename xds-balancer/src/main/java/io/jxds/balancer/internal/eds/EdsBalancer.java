@@ -153,6 +153,10 @@ public final class EdsBalancer extends LoadBalancer {
       if (priorities != null) {
         logger.info("cluster {}: outlier detection turned on: reconnecting its endpoints", c.cluster());
         closePriorities();
+        outliers.configure(c.outlierDetection().get());
+        if (endpoints != null) {
+          applyEndpoints(); // the last assignment serves on, through the detector, until the next
+        }
       }
     }
     if (outliers != null) {
@@ -303,7 +307,7 @@ public final class EdsBalancer extends LoadBalancer {
         pickRandom,
         load,
         metrics,
-        outliers));
+        outliers != null && outliers.counting()));
   }
 
   private void fail(String description) {

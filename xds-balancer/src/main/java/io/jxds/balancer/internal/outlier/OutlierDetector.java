@@ -175,13 +175,18 @@ public final class OutlierDetector {
 
   /**
    * The call counter a pick of {@code subchannel} bumps, or null: detection off, or a subchannel
-   * this detector did not make or does not track. Read once per picker and subchannel.
+   * this detector did not make or does not track. On the SynchronizationContext.
    */
   public CallCounter counter(Subchannel subchannel) {
-    if (!counting() || !(subchannel instanceof OutlierSubchannel wrapped) || wrapped.tracker == null) {
-      return null;
-    }
-    return wrapped.tracker.calls;
+    return counting() ? callCounter(subchannel) : null;
+  }
+
+  /**
+   * The call counter of a subchannel made by an outlier detector, or null: safe on any thread (it
+   * reads only what never changes), for pickers built while {@link #counting} was true.
+   */
+  public static CallCounter callCounter(Subchannel subchannel) {
+    return subchannel instanceof OutlierSubchannel wrapped && wrapped.tracker != null ? wrapped.tracker.calls : null;
   }
 
   /** The subchannel a pick hands the channel: the real one under a wrapper of this package. */
