@@ -3,11 +3,15 @@ package io.jxds.balancer.internal.resolver;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.Status;
 import io.jxds.api.internal.route.RouteEntry;
+import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.RouteAction;
 import io.jxds.api.model.route.VirtualHost;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -24,6 +28,7 @@ final class VirtualHostRoutes implements RouteTable {
   private final Set<String> clusters;
   private final Supplier<? extends RandomGenerator> random;
   private final String where;
+  private final Map<Route, RouteCallConfig> configs;
 
   /**
    * @param host the virtual host chosen for the channel's authority
@@ -31,6 +36,16 @@ final class VirtualHostRoutes implements RouteTable {
    * @param where what errors begin with: the target and the listener
    */
   VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where) {
+    this(host, random, where, Optional.empty(), 0);
+  }
+
+  /**
+   * @param listenerTimeout the listener's {@code max_stream_duration} (gRFC A31)
+   * @param channelId the channel's id, for the {@code io.grpc.channel_id} hash policy (gRFC A42)
+   */
+  VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where,
+      Optional<Duration> listenerTimeout, long channelId) {
+    this.configs = RouteCallConfig.forHost(host, listenerTimeout, channelId);
     this.engine = io.jxds.api.internal.route.RouteTable.of(host);
     this.clusters = Collections.unmodifiableSet(new LinkedHashSet<>(engine.clusterNames()));
     this.random = Objects.requireNonNull(random, "random");
@@ -56,7 +71,7 @@ final class VirtualHostRoutes implements RouteTable {
       return new RouteChoice.Fail(Status.UNAVAILABLE.withDescription(
           where + ": route " + entry.route().name() + ": its " + field + " action cannot be served by gRPC"));
     }
-    return new RouteChoice.ToCluster(cluster);
+    return new RouteChoice.ToCluster(cluster, configs.get(entry.route()));
   }
 
   @Override
