@@ -18,17 +18,19 @@ import org.jspecify.annotations.Nullable;
  * {@code rotateLeft(hash, 1) ^ next}; a terminal entry ends the evaluation once there is a hash.
  * Immutable: built once per route table, with each header's {@code Metadata.Key} made once.
  */
-final class RequestHash {
+public final class RequestHash {
   private static final String CONTENT_TYPE = "content-type";
 
   private final Entry[] entries;
   private final long channelIdHash;
 
   /**
+   * Prepares a route's policies (public for the benchmarks).
+   *
    * @param policies the route's hash policies
    * @param channelId the channel's random id, for {@code io.grpc.channel_id}
    */
-  RequestHash(List<HashPolicy> policies, long channelId) {
+  public RequestHash(List<HashPolicy> policies, long channelId) {
     this.entries = new Entry[policies.size()];
     for (int i = 0; i < entries.length; i++) {
       HashPolicy p = policies.get(i);
@@ -50,10 +52,11 @@ final class RequestHash {
   /**
    * The call's hash.
    *
+   * @param headers the call's headers
    * @return the hash, or null when no entry produced one (the cluster's own source decides then:
    *     the application's {@code REQUEST_HASH}, the {@code hashHeader}, else a random hash)
    */
-  @Nullable Long hash(Metadata headers) {
+  public @Nullable Long hash(Metadata headers) {
     boolean any = false;
     long hash = 0;
     for (Entry e : entries) {
