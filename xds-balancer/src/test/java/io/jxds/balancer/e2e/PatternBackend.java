@@ -55,7 +55,8 @@ final class PatternBackend implements AutoCloseable {
           String previous = headers.get(PREVIOUS);
           previousAttempts.add(previous == null ? "0" : previous);
           String callId = headers.get(CALL_ID);
-          int attempt = callId == null ? 1 : attempts.computeIfAbsent(callId, k -> new AtomicInteger()).incrementAndGet();
+          int attempt = callId == null ? 1
+              : attempts.computeIfAbsent(callId, k -> new AtomicInteger()).incrementAndGet();
           String failFirst = headers.get(FAIL_FIRST);
           if (failFirst != null && attempt <= Integer.parseInt(failFirst)) {
             String code = headers.get(FAIL_CODE);

@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs one routed call: puts its cluster in the call options every pick of the call reads ({@link
  * ChosenCluster}), with the request hash its route's hash policies produced (gRFC A42; as
- * {@link XdsClusterPolicy#REQUEST_HASH}, which it replaces: a route's policy is the operator's), and drops the call's reference on the cluster once, when the response headers
- * arrive (gRFC A31: the call is committed, no pick follows) or when the call closes without them.
+ * {@link XdsClusterPolicy#REQUEST_HASH}, which it replaces: a route's policy is the operator's),
+ * and drops the call's reference on the cluster once, when the response headers arrive (gRFC A31:
+ * the call is committed, no pick follows) or when the call closes without them.
  */
 final class ClusterCallInterceptor implements ClientInterceptor {
   private final ClusterRefs.ClusterRef ref;

@@ -125,6 +125,6 @@ public final class RequestHash {
   }
 
   /** One entry: the channel id, or a header (its key null when no call can carry it as text). */
-  private record Entry(boolean channelId, Metadata.@Nullable Key<String> header, boolean contentType, @Nullable RegexRewrite rewrite,
-      boolean terminal) {}
+  private record Entry(boolean channelId, Metadata.@Nullable Key<String> header, boolean contentType,
+      @Nullable RegexRewrite rewrite, boolean terminal) {}
 }
