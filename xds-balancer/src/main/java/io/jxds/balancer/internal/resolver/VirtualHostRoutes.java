@@ -3,12 +3,16 @@ package io.jxds.balancer.internal.resolver;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.Status;
 import io.jxds.api.internal.route.RouteEntry;
+import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.RouteAction;
 import io.jxds.api.model.route.VirtualHost;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -30,7 +34,10 @@ final class VirtualHostRoutes implements RouteTable {
   private final Set<String> clusters;
   private final Supplier<? extends RandomGenerator> random;
   private final String where;
-  /** By route index, then by the route's cluster index: the answer; for a route that does not forward, its failure. */
+  /**
+   * By route index, then by the route's cluster index: the answer, with the route's timeout,
+   * retries and request hash; for a route that does not forward, its failure.
+   */
   private final RouteChoice[][] choices;
   /** The answer for every call, when it cannot depend on the call; else null. */
   private final @Nullable RouteChoice fixed;
@@ -41,6 +48,16 @@ final class VirtualHostRoutes implements RouteTable {
    * @param where what errors begin with: the target and the listener
    */
   VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where) {
+    this(host, random, where, Optional.empty(), 0);
+  }
+
+  /**
+   * @param listenerTimeout the listener's {@code max_stream_duration} (gRFC A31)
+   * @param channelId the channel's id, for the {@code io.grpc.channel_id} hash policy (gRFC A42)
+   */
+  VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where,
+      Optional<Duration> listenerTimeout, long channelId) {
+    Map<Route, RouteCallConfig> configs = RouteCallConfig.forHost(host, listenerTimeout, channelId);
     this.engine = io.jxds.api.internal.route.RouteTable.of(host);
     this.clusters = Collections.unmodifiableSet(new LinkedHashSet<>(engine.clusterNames()));
     this.random = Objects.requireNonNull(random, "random");
@@ -57,7 +74,7 @@ final class VirtualHostRoutes implements RouteTable {
       } else {
         byCluster = new RouteChoice[names.size()];
         for (int i = 0; i < byCluster.length; i++) {
-          byCluster[i] = new RouteChoice.ToCluster(names.get(i));
+          byCluster[i] = new RouteChoice.ToCluster(names.get(i), configs.get(e.route()));
         }
       }
       choices[e.index()] = byCluster;
