@@ -331,6 +331,7 @@ public final class ResourceCache {
     for (ResourceEntry<?> entry : t.entries()) {
       absence.armDoesNotExistTimer(entry);
     }
+    listener.stateChanged(); // names that reached no server (UNKNOWN) are REQUESTED now (gRFC A40)
   }
 
   /**
