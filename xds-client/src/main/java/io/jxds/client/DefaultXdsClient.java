@@ -223,8 +223,8 @@ public final class DefaultXdsClient implements XdsClient {
         String authority = XdstpName.authority(canonical);
         DefaultXdsClient owner = f.clientOf(authority);
         if (owner == null) {
-          return failedWatch(type, name,
-              "INVALID_ARGUMENT: authority \"" + authority + "\" is not in the bootstrap's authorities", watcher, executor);
+          String why = "INVALID_ARGUMENT: authority \"" + authority + "\" is not in the bootstrap's authorities";
+          return failedWatch(type, name, why, watcher, executor);
         }
         if (owner != this) {
           return owner.watch(requestedType, canonical, watcher, executor);
