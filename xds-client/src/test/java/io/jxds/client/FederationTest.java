@@ -13,7 +13,6 @@ import io.jxds.testing.FakeAdsServerExtension;
 import io.jxds.testing.Poll;
 import io.jxds.testing.RecordedRequest;
 import io.jxds.testing.XdsResources;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -492,6 +492,11 @@ final class ResourceEntry<T> {
     }, delayNanos);
   }
 
+  /** Whether its request ever reached a ready stream (status REQUESTED rather than UNKNOWN). */
+  boolean requested() {
+    return requested;
+  }
+
   /** Whether a response of the type was applied since the does-not-exist timer was armed. */
   boolean responseSinceTimerArmed() {
     return owner.responses() != responsesWhenArmed;
