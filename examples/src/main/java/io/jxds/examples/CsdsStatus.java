@@ -1,6 +1,7 @@
 package io.jxds.examples;
 
 import com.google.protobuf.Timestamp;
+import io.envoyproxy.envoy.admin.v3.ClientResourceStatus;
 import io.envoyproxy.envoy.service.status.v3.ClientConfig;
 import io.envoyproxy.envoy.service.status.v3.ClientConfig.GenericXdsConfig;
 import io.envoyproxy.envoy.service.status.v3.ClientStatusDiscoveryServiceGrpc;
@@ -71,6 +72,12 @@ final class CsdsStatus {
             r.getVersionInfo().isEmpty() ? "-" : r.getVersionInfo(),
             r.hasLastUpdated() ? time(r.getLastUpdated()) : "-",
             r.hasXdsConfig() ? r.getXdsConfig().getValue().size() + " B" : "")));
+        // gRFC A40: the two states that point at a problem say which.
+        if (r.getClientStatus() == ClientResourceStatus.UNKNOWN) {
+          out.add("      not requested yet: no stream to the control plane is ready");
+        } else if (r.getClientStatus() == ClientResourceStatus.TIMEOUT) {
+          out.add("      no answer within the resource timeout: taken as not existing");
+        }
         if (r.hasErrorState()) {
           out.add(fit("      rejected version " + r.getErrorState().getVersionInfo() + ": "
               + r.getErrorState().getDetails()));

@@ -585,7 +585,7 @@ final class SoakRun implements AutoCloseable {
         return "client status lacks Cluster " + name;
       }
       if (c.deleted) {
-        if (cluster.get().state() != ResourceState.DOES_NOT_EXIST) {
+        if (cluster.get().state() != ResourceState.DOES_NOT_EXIST && cluster.get().state() != ResourceState.TIMEOUT) {
           return "client status: deleted Cluster " + name + " is " + cluster.get().state();
         }
         continue;

@@ -3,8 +3,10 @@ package io.jxds.client;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.Channel;
+import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.CertificateProvider;
+import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
@@ -15,6 +17,7 @@ import io.jxds.api.internal.decode.ClusterDecoder;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.LiveClients;
+import io.jxds.client.internal.XdstpName;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.ServerId;
 import io.jxds.client.internal.cache.WatcherRegistration;
@@ -30,6 +33,7 @@ import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -99,6 +103,8 @@ public final class DefaultXdsClient implements XdsClient {
   private final LoadReportClient loadReports;
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
+  /** gRFC A47: set once by the builder for a bootstrap with {@code authorities}; null otherwise. */
+  private volatile @Nullable Federation federation;
 
   /**
    * @param lrsChannel the control plane's channel for load reports; null: counted, never sent
@@ -204,6 +210,32 @@ public final class DefaultXdsClient implements XdsClient {
     if (closed.get()) {
       throw new IllegalStateException("xDS client is closed");
     }
+    if (XdstpName.matches(name)) {
+      // gRFC A47: the canonical name, served by its authority's client (one map lookup).
+      String canonical;
+      try {
+        canonical = XdstpName.canonical(name, type.typeUrl());
+      } catch (IllegalArgumentException e) {
+        return failedWatch(type, name, "INVALID_ARGUMENT: " + e.getMessage(), watcher, executor);
+      }
+      Federation f = federation;
+      if (f != null) {
+        String authority = XdstpName.authority(canonical);
+        DefaultXdsClient owner = f.clientOf(authority);
+        if (owner == null) {
+          String why = "INVALID_ARGUMENT: authority \"" + authority + "\" is not in the bootstrap's authorities";
+          return failedWatch(type, name, why, watcher, executor);
+        }
+        if (owner != this) {
+          return owner.watch(requestedType, canonical, watcher, executor);
+        }
+      }
+      return register(type, canonical, watcher, executor);
+    }
+    return register(type, name, watcher, executor);
+  }
+
+  private <T> WatchHandle register(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
     ResourceType<?> known = types.putIfAbsent(type.typeUrl(), type);
     if (known != null && known != type) {
       throw new IllegalArgumentException(
@@ -232,7 +264,32 @@ public final class DefaultXdsClient implements XdsClient {
 
   @Override
   public XdsClientStatus status() {
-    return status;
+    Federation f = federation;
+    if (f == null || f.others().isEmpty()) {
+      return status;
+    }
+    // gRFC A47: the resources of every authority's client, in the snapshot's order.
+    List<ResourceStatus> all = new ArrayList<>(status.resources());
+    for (DefaultXdsClient other : f.others()) {
+      all.addAll(other.status.resources());
+    }
+    all.sort(Comparator.comparing(ResourceStatus::typeUrl).thenComparing(ResourceStatus::name));
+    return new XdsClientStatus(status.connected(), nodeId, all);
+  }
+
+  /** gRFC A47: the authorities' clients; set once, by the builder, before the client is handed out. */
+  void federate(Federation f) {
+    federation = f;
+  }
+
+  /** A watch that cannot be served: its watcher hears why at once (UNAVAILABLE, gRFC A54), nothing is requested. */
+  private <T> WatchHandle failedWatch(
+      ResourceType<T> type, String name, String why, ResourceWatcher<T> watcher, Executor executor) {
+    Status status = Status.UNAVAILABLE.withDescription(
+        why + " [" + type.shortName() + " resource \"" + name + "\", node id \"" + nodeId + "\"]");
+    log.warn("{} resource \"{}\" cannot be watched: {}", type.shortName(), name, why);
+    executor.execute(() -> watcher.onError(status));
+    return () -> {};
   }
 
   /**
@@ -292,6 +349,12 @@ public final class DefaultXdsClient implements XdsClient {
       return;
     }
     LiveClients.unregister(liveClientId);
+    Federation f = federation;
+    if (f != null) {
+      for (DefaultXdsClient other : f.others()) {
+        other.closeNow();
+      }
+    }
     for (WatcherRegistration<?> r : registrations.values()) {
       r.cancel();
     }

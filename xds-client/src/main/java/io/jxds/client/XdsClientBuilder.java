@@ -77,6 +77,8 @@ public final class XdsClientBuilder {
   private @Nullable RandomGenerator random;
   private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
   private @Nullable Telemetry telemetry;
+  /** Set by {@link #fromBootstrap}: its {@code authorities} make the client federated (gRFC A47). */
+  private @Nullable Bootstrap bootstrap;
 
   private XdsClientBuilder(String target, @Nullable ChannelCredentials credentials, @Nullable Channel channel) {
     this.target = target;
@@ -127,6 +129,7 @@ public final class XdsClientBuilder {
       builder.addFallbackServer(
           fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
     }
+    builder.bootstrap = bootstrap;
     return builder
         .node(bootstrap.node())
         .ignoreResourceDeletion(server.ignoreResourceDeletion())
@@ -375,7 +378,7 @@ public final class XdsClientBuilder {
     for (Map.Entry<String, CertificateProviderSpec> e : certificateProviders.entrySet()) {
       providers.put(e.getKey(), FileWatcherProvider.start(e.getKey(), e.getValue(), timers));
     }
-    return new DefaultXdsClient(
+    DefaultXdsClient client = new DefaultXdsClient(
         servers,
         providers,
         n,
@@ -390,6 +393,37 @@ public final class XdsClientBuilder {
         random == null ? new Random() : random,
         lrsChannel,
         telemetry != null ? telemetry : Telemetry.global());
+    if (bootstrap != null && !bootstrap.authorities().isEmpty()) {
+      ScheduledExecutorService shared = timers;
+      client.federate(Federation.of(bootstrap, client, authorityServers -> authorityClient(authorityServers, shared)));
+    }
+    return client;
+  }
+
+  /**
+   * The client of an authority with servers of its own (gRFC A47): this builder's settings, those
+   * servers (the first, then the others as fallbacks, gRFC A71) and their own features, the
+   * timer thread of the top-level client.
+   */
+  private DefaultXdsClient authorityClient(List<ServerInfo> authorityServers, ScheduledExecutorService timers) {
+    ServerInfo first = authorityServers.get(0);
+    XdsClientBuilder b = forTarget(first.serverUri(), first.channelCredentials().toChannelCredentials());
+    for (ServerInfo fallback : authorityServers.subList(1, authorityServers.size())) {
+      b.addFallbackServer(fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
+    }
+    b.node = node;
+    b.resourceTimeout = resourceTimeout;
+    b.cacheRetention = cacheRetention;
+    b.ignoreResourceDeletion = first.ignoreResourceDeletion();
+    b.delta = first.delta();
+    b.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
+    b.scheduler = timers;
+    b.clock = clock;
+    b.ticker = ticker;
+    b.random = random;
+    b.certificateProviders = certificateProviders;
+    b.telemetry = telemetry;
+    return b.build();
   }
 
   private static AdsTransport ownedTransport(String target, ChannelCredentials credentials) {

@@ -537,7 +537,8 @@ class AdsProtocolTest {
     assertThat(a.events()).isEmpty();
     clock.forwardTime(1, TimeUnit.MILLISECONDS);
     assertThat(a.events()).containsExactly(new DoesNotExist("a"));
-    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).as("the timer fired: gRFC A40's TIMEOUT, not a deletion")
+        .isEqualTo(ResourceState.TIMEOUT);
   }
 
   @Test
@@ -952,8 +953,9 @@ class AdsProtocolTest {
     assertThat(client.status().resources())
         .extracting(ResourceStatus::name)
         .containsExactly("a", "b", "e"); // by type URL then name
-    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.REQUESTED);
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).as("no ready stream yet").isEqualTo(ResourceState.UNKNOWN);
     ScriptedCall call = transport.last().ready();
+    assertThat(status(CLUSTER_TYPE_URL, "a").state()).isEqualTo(ResourceState.REQUESTED);
     call.respond(response(CLUSTER_TYPE_URL, "1", "n1", cluster("a"), cluster("b")));
     assertThat(client.status().connected()).isTrue();
     ResourceStatus a = status(CLUSTER_TYPE_URL, "a");

@@ -208,7 +208,7 @@ class SubscriptionLifecycleIntegrationTest {
     Poll.until("b does not exist", Duration.ofSeconds(10), () -> !b.events().isEmpty());
     assertThat(b.events()).containsExactly(new RecordingWatcher.DoesNotExist("b"));
     ResourceStatus status = client.status().resource(ResourceTypes.CLUSTER_TYPE_URL, "b").orElseThrow();
-    assertThat(status.state()).isEqualTo(ResourceState.DOES_NOT_EXIST);
+    assertThat(status.state()).as("its timer concluded it (gRFC A40)").isEqualTo(ResourceState.TIMEOUT);
     assertThat(status.lastError())
         .hasValueSatisfying(e -> assertThat(e).contains("no CDS response").contains("hold back"));
     assertThat(a1.events()).hasSize(1);

@@ -8,9 +8,9 @@ import java.util.Optional;
  * One entry of the bootstrap's {@code authorities} (gRFC A47): what an {@code xds://AUTHORITY/NAME}
  * target's listener is called, and which servers the authority names.
  *
- * <p>jxds uses the template only. The servers are parsed and checked but not yet used: every
- * resource, of every authority, is fetched from the top-level {@code xds_servers} on one stream
- * (federation, a stream per authority's servers, is not implemented).
+ * <p>Every {@code xdstp://AUTHORITY/...} resource is fetched from the authority's servers (the
+ * top-level {@code xds_servers} when it lists none); authorities that list the same servers share
+ * their streams (see docs/configuration.md, "Federation and Traffic Director").
  *
  * @param clientListenerResourceNameTemplate {@code client_listener_resource_name_template}; it
  *     starts with {@code xdstp://AUTHORITY/}; empty for A47's default, {@code

@@ -29,8 +29,8 @@ import java.util.Objects;
  *     {@code xds:///NAME} target, each {@code %s} replaced by {@code NAME}; {@code %s}
  *     by default
  * @param authorities {@code authorities} (gRFC A47) by name: the listener name template of an
- *     {@code xds://AUTHORITY/NAME} target. Their {@code xds_servers} are parsed but not used yet
- *     (no federation: every resource comes from the top-level {@code xds_servers})
+ *     {@code xds://AUTHORITY/NAME} target, and the servers of every {@code xdstp://AUTHORITY/...}
+ *     resource (the top-level {@code xds_servers} when an authority lists none)
  */
 public record Bootstrap(
     List<ServerInfo> servers,

@@ -67,10 +67,12 @@ final class CsdsDump {
 
   private static ClientResourceStatus clientStatus(ResourceState state) {
     return switch (state) {
+      case UNKNOWN -> ClientResourceStatus.UNKNOWN;
       case REQUESTED -> ClientResourceStatus.REQUESTED;
       case ACKED -> ClientResourceStatus.ACKED;
       case NACKED -> ClientResourceStatus.NACKED;
       case DOES_NOT_EXIST -> ClientResourceStatus.DOES_NOT_EXIST;
+      case TIMEOUT -> ClientResourceStatus.TIMEOUT;
     };
   }
 

@@ -20,8 +20,12 @@ import io.grpc.stub.StreamObserver;
  * <p>Each live client (built with {@code XdsClientBuilder} or shared by {@code XdsClientPool}, not
  * yet closed) is one {@code ClientConfig}: its {@code node}, its control plane's target as {@code
  * client_scope}, and per watched resource one {@code GenericXdsConfig} with the type URL, name,
- * version, {@code client_status} (REQUESTED, ACKED, NACKED or DOES_NOT_EXIST), last update time,
- * the resource as received, and for a NACK the {@code error_state} (rejected version, when, why).
+ * version, {@code client_status}, last update time, the resource as received, and for a NACK the
+ * {@code error_state} (rejected version, when, why) beside the last good value. {@code client_status}
+ * is UNKNOWN while the name's request has reached no server (no ready stream: the control plane
+ * cannot be reached, as grpc-java reports it), REQUESTED once it is on a ready stream, ACKED,
+ * NACKED, DOES_NOT_EXIST when the control plane deleted it, and TIMEOUT when its does-not-exist
+ * timer fired (no answer within the resource timeout).
  * Both methods answer from the clients' latest snapshots without waiting for them.
  *
  * <p>A request with {@code node_matchers} is refused with INVALID_ARGUMENT, as gRPC does: there is

@@ -13,6 +13,7 @@ import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ChannelCredentialsSpec;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.DurationText;
+import io.jxds.client.internal.tls.GoogleDefaultCredentials;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,6 +37,8 @@ public final class BootstrapParser {
       "allowed_grpc_services", "jxds");
   private static final Set<String> NODE_FIELDS = Set.of("id", "cluster", "locality", "metadata");
   private static final Set<String> AUTHORITY_FIELDS = Set.of("client_listener_resource_name_template", "xds_servers");
+  /** gRFC A97's call credentials type. */
+  private static final String JWT_TOKEN_FILE = "jwt_token_file";
   private static final Set<String> JXDS_FIELDS = Set.of("resource_timeout", "client_retention");
   /** How much of a bad value an error quotes. */
   private static final int MAX_VALUE_CHARS = 80;
@@ -50,6 +53,11 @@ public final class BootstrapParser {
    * @throws BootstrapException naming {@code source} and the offending field
    */
   public static Bootstrap parse(String json, String source) throws BootstrapException {
+    return parse(json, source, BootstrapParser.class.getClassLoader());
+  }
+
+  /** {@link #parse(String, String)}, looking for optional dependencies (grpc-alts) in {@code loader}. */
+  static Bootstrap parse(String json, String source, ClassLoader loader) throws BootstrapException {
     Struct root;
     try {
       Struct.Builder builder = Struct.newBuilder();
@@ -61,7 +69,7 @@ public final class BootstrapParser {
     Fields top = new Fields(source, "", root);
     // Before the rules: a misspelled xds_servers is then explained before it is reported missing.
     UnknownFieldWarnings.check(source, "", root.getFieldsMap().keySet(), TOP_LEVEL_FIELDS, false);
-    List<ServerInfo> servers = parseServers(top);
+    List<ServerInfo> servers = parseServers(top, loader);
     Node node = parseNode(top);
     Duration resourceTimeout = Bootstrap.DEFAULT_RESOURCE_TIMEOUT;
     Duration clientRetention = Bootstrap.DEFAULT_CLIENT_RETENTION;
@@ -80,11 +88,13 @@ public final class BootstrapParser {
     Map<String, CertificateProviderSpec> providers = parseCertificateProviders(top);
     String template = top.string("client_default_listener_resource_name_template")
         .orElse(Bootstrap.DEFAULT_LISTENER_TEMPLATE);
-    return new Bootstrap(servers, node, resourceTimeout, clientRetention, providers, template, parseAuthorities(top));
+    return new Bootstrap(
+        servers, node, resourceTimeout, clientRetention, providers, template, parseAuthorities(top, loader));
   }
 
   // gRFC A47: {"NAME": {"client_listener_resource_name_template": "xdstp://NAME/...", "xds_servers": [...]}}.
-  private static Map<String, Authority> parseAuthorities(Fields top) throws BootstrapException {
+  private static Map<String, Authority> parseAuthorities(Fields top, ClassLoader loader)
+      throws BootstrapException {
     Optional<Fields> all = top.object("authorities");
     Map<String, Authority> authorities = new LinkedHashMap<>();
     if (all.isEmpty()) {
@@ -102,7 +112,7 @@ public final class BootstrapParser {
       }
       // Absent or empty: the top-level servers (A47), which the record leaves to its reader.
       List<Fields> servers = entry.objectList("xds_servers");
-      authorities.put(name, new Authority(template, servers.isEmpty() ? List.of() : parseServers(entry)));
+      authorities.put(name, new Authority(template, servers.isEmpty() ? List.of() : parseServers(entry, loader)));
     }
     return authorities;
   }
@@ -143,7 +153,7 @@ public final class BootstrapParser {
     return providers;
   }
 
-  private static List<ServerInfo> parseServers(Fields top) throws BootstrapException {
+  private static List<ServerInfo> parseServers(Fields top, ClassLoader loader) throws BootstrapException {
     List<Fields> entries = top.objectList("xds_servers");
     if (entries.isEmpty()) {
       throw top.error("xds_servers", "is required and must not be empty" + top.got("xds_servers"));
@@ -154,15 +164,34 @@ public final class BootstrapParser {
       if (uri.isEmpty()) {
         throw server.error("server_uri", "is required" + server.got("server_uri"));
       }
-      ChannelCredentialsSpec creds = parseChannelCreds(server);
+      ChannelCredentialsSpec creds = parseChannelCreds(server, loader);
+      rejectCallCreds(server);
       List<String> features = server.stringList("server_features");
       servers.add(new ServerInfo(uri, creds, features));
     }
     return servers;
   }
 
+  // gRFC A97: call_creds of type jwt_token_file. jxds does not attach call credentials to the
+  // control-plane channel, and a server that expects the token would refuse every stream, so the
+  // bootstrap fails here naming the field; types A97 does not define are ignored, as A97 says.
+  private static void rejectCallCreds(Fields server) throws BootstrapException {
+    List<Fields> entries = server.objectList("call_creds");
+    for (int i = 0; i < entries.size(); i++) {
+      String type = entries.get(i).string("type").orElse("");
+      if (type.equals(JWT_TOKEN_FILE)) {
+        throw server.error("call_creds[" + i + "]", "type \"" + JWT_TOKEN_FILE + "\" is not supported by jxds "
+            + "(gRFC A97 call credentials); authenticate with channel_creds (tls with a client certificate, or "
+            + GoogleDefaultCredentials.TYPE + ")");
+      }
+    }
+  }
+
   // The first entry of a supported type wins; an unsupported type before it is skipped (gRPC's rule).
-  private static ChannelCredentialsSpec parseChannelCreds(Fields server) throws BootstrapException {
+  // google_default is supported when grpc-alts is on the class path; without it, it is skipped like
+  // an unknown type, and if nothing after it is supported the error names the artifact.
+  private static ChannelCredentialsSpec parseChannelCreds(Fields server, ClassLoader loader)
+      throws BootstrapException {
     List<Fields> entries = server.objectList("channel_creds");
     if (entries.isEmpty()) {
       throw server.error("channel_creds", "is required and must not be empty" + server.got("channel_creds"));
@@ -173,6 +202,9 @@ public final class BootstrapParser {
       seen.add(type);
       if (type.equals(ChannelCredentialsSpec.INSECURE)) {
         return ChannelCredentialsSpec.insecure();
+      }
+      if (type.equals(ChannelCredentialsSpec.GOOGLE_DEFAULT) && GoogleDefaultCredentials.isAvailable(loader)) {
+        return ChannelCredentialsSpec.googleDefault();
       }
       if (type.equals(ChannelCredentialsSpec.TLS)) {
         Optional<Fields> config = creds.object("config");
@@ -197,8 +229,12 @@ public final class BootstrapParser {
         return new ChannelCredentialsSpec(ChannelCredentialsSpec.TLS, ca, cert, key);
       }
     }
+    if (seen.contains(ChannelCredentialsSpec.GOOGLE_DEFAULT)) {
+      throw server.error("channel_creds", "type \"" + ChannelCredentialsSpec.GOOGLE_DEFAULT + "\" needs "
+          + GoogleDefaultCredentials.ARTIFACT + " on the class path (an optional dependency of jxds), got " + seen);
+    }
     throw server.error(
-        "channel_creds", "no supported type (jxds supports insecure and tls), got " + seen);
+        "channel_creds", "no supported type (jxds supports insecure, tls and google_default), got " + seen);
   }
 
   private static void requireReadable(Fields config, String field, Optional<String> path)

@@ -75,7 +75,7 @@ final class AbsenceRules {
         // the client already had).
         String why = "not in the control plane's answer to the request naming it (version \"" + version + "\")";
         log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
-        markAbsent(entry, why, tracker);
+        markAbsent(entry, why, false, tracker);
       } else if (entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
         // Absence proves nothing yet; a postponed deletion keeps waiting. A name awaiting its
         // answer is either on the wire with its does-not-exist timer running (the response may
@@ -140,11 +140,12 @@ final class AbsenceRules {
     if (entry.value() != null) {
       log.info("{} resource \"{}\" deleted by the control plane", entry.type.shortName(), entry.name);
     }
-    markAbsent(entry, "deleted by the control plane", tracker);
+    markAbsent(entry, "deleted by the control plane", false, tracker);
   }
 
-  private <T> void markAbsent(ResourceEntry<T> entry, String why, CallbackTracker tracker) {
-    entry.markAbsent(why);
+  /** {@code timedOut}: concluded by a timer, not by the control plane (CSDS TIMEOUT, gRFC A40). */
+  private <T> void markAbsent(ResourceEntry<T> entry, String why, boolean timedOut, CallbackTracker tracker) {
+    entry.markAbsent(why, timedOut);
     delivery.tellAbsent(entry, tracker);
   }
 
@@ -174,7 +175,7 @@ final class AbsenceRules {
           + " requested name is missing)";
     }
     log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
-    markAbsent(entry, why, null);
+    markAbsent(entry, why, true, null);
     delivery.dispatch();
   }
 
@@ -201,7 +202,7 @@ final class AbsenceRules {
       String why = "not sent again within " + DurationFormat.format(resourceTimeout)
           + " of being requested on a new stream";
       log.info("{} resource \"{}\" no longer exists: {}", entry.type.shortName(), entry.name, why);
-      markAbsent(entry, why, null);
+      markAbsent(entry, why, true, null);
       delivery.dispatch();
       return;
     }

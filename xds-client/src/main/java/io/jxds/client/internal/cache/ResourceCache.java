@@ -328,8 +328,14 @@ public final class ResourceCache {
     if (t == null || shutdown) {
       return;
     }
+    boolean newlyRequested = false;
     for (ResourceEntry<?> entry : t.entries()) {
+      boolean was = entry.requested();
       absence.armDoesNotExistTimer(entry);
+      newlyRequested |= !was && entry.requested();
+    }
+    if (newlyRequested) {
+      listener.stateChanged(); // names that had reached no server (UNKNOWN) are REQUESTED now (gRFC A40)
     }
   }
 

@@ -99,6 +99,10 @@ final class ResourceEntry<T> {
   private StreamId vouchingStream;
   /** A value watched again that is unconfirmed: status REQUESTED until an answer. */
   private boolean unconfirmed;
+  /** Its request reached a ready stream (its does-not-exist timer was armed): REQUESTED, not UNKNOWN. */
+  private boolean requested;
+  /** ABSENT because the does-not-exist timer fired, not a deletion: status TIMEOUT (gRFC A40). */
+  private boolean timedOut;
   private Rejection rejection;
   /** status()'s error text: a rejection, an absence's reason or a stream failure. */
   private String errorText;
@@ -321,6 +325,7 @@ final class ResourceEntry<T> {
     errorText = null;
     error = null;
     rejection = null;
+    timedOut = false;
     statusChanged();
     return changed;
   }
@@ -336,11 +341,14 @@ final class ResourceEntry<T> {
     statusChanged();
   }
 
-  /** It does not exist (a deletion, or no answer in time): the value is dropped. */
-  void markAbsent(String why) {
+  /**
+   * It does not exist (a deletion, or no answer in time: {@code timedOut}): the value is dropped.
+   */
+  void markAbsent(String why, boolean timedOut) {
     require(wire != Wire.GONE, "mark absent");
     answered();
     cancelPostponedDeletion();
+    this.timedOut = timedOut;
     knowledge = Knowledge.ABSENT;
     value = null;
     raw = null;
@@ -474,10 +482,19 @@ final class ResourceEntry<T> {
   void armDoesNotExistTimer(long delayNanos, Runnable fired) {
     require(wire == Wire.WATCHED && doesNotExistTimer == null, "arm a does-not-exist timer");
     responsesWhenArmed = owner.responses();
+    if (!requested) {
+      requested = true;
+      statusChanged();
+    }
     doesNotExistTimer = owner.schedule(() -> {
       doesNotExistTimer = null;
       fired.run();
     }, delayNanos);
+  }
+
+  /** Whether its request ever reached a ready stream (status REQUESTED rather than UNKNOWN). */
+  boolean requested() {
+    return requested;
   }
 
   /** Whether a response of the type was applied since the does-not-exist timer was armed. */
@@ -532,9 +549,9 @@ final class ResourceEntry<T> {
               name,
               version,
               switch (knowledge) {
-                case NOTHING -> ResourceState.REQUESTED;
+                case NOTHING -> requested ? ResourceState.REQUESTED : ResourceState.UNKNOWN;
                 case VALUE -> unconfirmed ? ResourceState.REQUESTED : ResourceState.ACKED;
-                case ABSENT -> ResourceState.DOES_NOT_EXIST;
+                case ABSENT -> timedOut ? ResourceState.TIMEOUT : ResourceState.DOES_NOT_EXIST;
                 case NACKED -> ResourceState.NACKED;
               },
               Optional.ofNullable(lastUpdated),

@@ -5,6 +5,7 @@ import io.grpc.SynchronizationContext;
 import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
+import io.jxds.client.internal.XdstpName;
 import io.jxds.client.internal.cache.ResourceEntry.Wire;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -70,6 +71,9 @@ final class TypeCache<T> implements ResourceEntry.Owner {
   /** The entry of {@code name} if it is on the wire (watched or held), else null. */
   ResourceEntry<T> onWire(String name) {
     ResourceEntry<T> entry = byName.get(name);
+    if (entry == null && XdstpName.matches(name)) {
+      entry = byName.get(XdstpName.canonicalOrSelf(name, type.typeUrl())); // gRFC A47: parameters sorted
+    }
     return entry != null && entry.onWire() ? entry : null;
   }
 

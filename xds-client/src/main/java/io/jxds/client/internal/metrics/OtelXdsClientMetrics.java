@@ -108,6 +108,7 @@ final class OtelXdsClientMetrics implements XdsClientMetrics {
   static String cacheState(ResourceStatus r) {
     return switch (r.state()) {
       case REQUESTED -> "requested";
+      case UNKNOWN, TIMEOUT -> "unknown"; // as grpc-java: A78 has no value for either
       case DOES_NOT_EXIST -> "does_not_exist";
       case ACKED -> "acked";
       case NACKED -> r.version().isEmpty() ? "nacked" : "nacked_but_cached";

@@ -49,7 +49,7 @@ class BootstrapParserTest {
             {
               "xds_servers": [{
                 "server_uri": "xds.example.com:443",
-                "channel_creds": [{"type": "google_default"}, {"type": "tls",
+                "channel_creds": [{"type": "some_future_type"}, {"type": "tls",
                     "config": {"ca_certificate_file": "CA_FILE"}}],
                 "server_features": ["xds_v3", "ignore_resource_deletion"]
               }, {
@@ -152,11 +152,11 @@ class BootstrapParserTest {
   @Test
   void noSupportedChannelCredsIsAnError() {
     assertThatThrownBy(
-            () -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"google_default\"}]}")))
+            () -> parse(withServer("{\"server_uri\":\"a:1\",\"channel_creds\":[{\"type\":\"some_future_type\"}]}")))
         .isInstanceOf(BootstrapException.class)
         .hasMessage(
-            "test: xds_servers[0].channel_creds no supported type (jxds supports insecure and tls), got "
-                + "[google_default]");
+            "test: xds_servers[0].channel_creds no supported type (jxds supports insecure, tls and google_default), "
+                + "got [some_future_type]");
   }
 
   @Test
