@@ -720,7 +720,7 @@ final class SoakRun implements AutoCloseable {
   // ------------------------------------------------------------------ xds:/// channels
 
   /** Number of RPCs of a share check on an {@code xds:///} channel: weighted clusters are drawn at random. */
-  static final int ROUTED_SHARE_SAMPLE = 400;
+  static final int ROUTED_SHARE_SAMPLE = 300;
 
   private static int sampleSize(SoakChannel ch, int size, boolean shares) {
     return shares && ch.routed() ? ROUTED_SHARE_SAMPLE : size;

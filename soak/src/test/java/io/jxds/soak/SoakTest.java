@@ -70,7 +70,7 @@ class SoakTest {
   private static final Duration CI_DURATION = Duration.ofSeconds(30);
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 11, CI_DURATION, Integer.MAX_VALUE,
@@ -78,7 +78,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerDeltaBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 13, CI_DURATION, Integer.MAX_VALUE,
@@ -86,7 +86,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 12, CI_DURATION, Integer.MAX_VALUE,
@@ -94,7 +94,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneDeltaBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 14, CI_DURATION, Integer.MAX_VALUE,
