@@ -54,7 +54,8 @@ final class OpGenerator {
 
   private Op draw() {
     boolean outage = !model.controlPlaneUp;
-    if (random.nextInt(100) < 15) {
+    // Route changes, about one operation in five (a draw that does not fit the model is redrawn).
+    if (random.nextInt(100) < 30) {
       return outage ? null : routeOp();
     }
     int r = random.nextInt(100);
