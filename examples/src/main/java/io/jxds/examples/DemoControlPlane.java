@@ -2,6 +2,14 @@ package io.jxds.examples;
 
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
@@ -14,9 +22,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The demo's control plane: the embedded {@link FakeAdsServer} and the state it serves for one
- * cluster (locality weights, endpoint weights, drop percentage). Every setter pushes a new
- * ClusterLoadAssignment at once, as a real control plane would on a config change.
+ * The demo's control plane: the embedded {@link FakeAdsServer} and the state it serves: the
+ * listener the channel's {@code xds:///CLUSTER} target names, its route configuration over RDS
+ * (one virtual host; a route to the cluster, later split with a canary cluster, and a header route
+ * ahead of it), the cluster and its canary (CDS), and their endpoints (locality weights, endpoint
+ * weights, drop percentage: EDS). Every setter pushes the changed resource at once, as a real
+ * control plane would on a config change.
  */
 final class DemoControlPlane {
   /**
@@ -39,6 +50,13 @@ final class DemoControlPlane {
       new LocalitySpec("us-east", "b", 0, List.of("b1", "b2")),
       new LocalitySpec("us-east", "c", 0, List.of("c1", "c2")),
       new LocalitySpec("us-west", "d", 1, List.of("d1", "d2")));
+  /** The canary cluster's one locality: two backends of its own. */
+  static final LocalitySpec CANARY_LAYOUT = new LocalitySpec("us-east", "a", 0, List.of("k1", "k2"));
+  /** The canary cluster's column in the table. */
+  static final String CANARY_LABEL = "canary";
+  /** The header whose calls the header route sends to the canary. */
+  static final String CANARY_HEADER = "x-canary";
+  static final String CANARY_HEADER_VALUE = "true";
 
   private final FakeAdsServer ads;
   private final String cluster;
@@ -46,37 +64,89 @@ final class DemoControlPlane {
   private final Map<String, Long> localityWeights = new HashMap<>();
   private final Map<String, Long> endpointWeights = new HashMap<>();
   private int dropPercent;
+  private int canaryPercent;
+  private boolean headerRoute;
 
+  /**
+   * @param cluster the cluster's name, also the listener's (the channel's target is {@code
+   *     xds:///CLUSTER}); the canary cluster is {@code CLUSTER-canary}
+   */
   DemoControlPlane(FakeAdsServer ads, String cluster, DemoBackends backends) {
     this.ads = ads;
     this.cluster = cluster;
     this.backends = backends;
   }
 
-  /** The cluster's name. */
+  /** The cluster's name, and the listener's. */
   String cluster() {
     return cluster;
   }
 
-  /** Which backend address is in which locality. */
+  /** The canary cluster's name. */
+  String canaryCluster() {
+    return cluster + "-canary";
+  }
+
+  /** The route configuration's name (RDS). */
+  String routeConfiguration() {
+    return cluster + "-routes";
+  }
+
+  /**
+   * Which backend address is in which locality: the cluster's four, then the canary's (which the
+   * table, four columns wide, does not show until {@link #routingTopology()}).
+   */
   Topology topology() {
     List<LocalityInfo> localities = new ArrayList<>();
-    for (LocalitySpec spec : LAYOUT) {
-      localities.add(new LocalityInfo(spec.label(), spec.priority(),
-          spec.backends().stream().map(b -> new EndpointInfo(b, backends.address(b))).toList()));
-    }
+    LAYOUT.forEach(spec -> localities.add(info(spec.label(), spec)));
+    localities.add(info(CANARY_LABEL, CANARY_LAYOUT));
     return new Topology(localities);
   }
 
-  /** Serves the Cluster (CDS) and its endpoints (EDS). */
+  /**
+   * The same, with the canary shown in place of the standby priority (still counted: an RPC it
+   * answers is no unknown backend's).
+   */
+  Topology routingTopology() {
+    List<LocalityInfo> localities = new ArrayList<>(topology().localities());
+    LocalityInfo canary = localities.remove(localities.size() - 1);
+    localities.add(LAYOUT.size() - 1, canary); // before the last, the standby priority
+    return new Topology(localities);
+  }
+
+  private LocalityInfo info(String label, LocalitySpec spec) {
+    return new LocalityInfo(label, spec.priority(),
+        spec.backends().stream().map(b -> new EndpointInfo(b, backends.address(b))).toList());
+  }
+
+  /** Serves everything: the listener (LDS), its routes (RDS), both clusters (CDS), their endpoints (EDS). */
   synchronized void publish() {
-    ads.setClusters(XdsResources.cluster(cluster).build());
+    ads.setListeners(XdsResources.listener(cluster).rdsRouteConfig(routeConfiguration()).build());
+    pushRoutes();
+    restoreCluster();
     pushEndpoints();
   }
 
-  /** Removes the Cluster: state-of-the-world CDS without it means deleted. */
+  /** Serves both clusters (CDS). */
+  synchronized void restoreCluster() {
+    ads.setClusters(XdsResources.cluster(cluster).build(), XdsResources.cluster(canaryCluster()).build());
+  }
+
+  /** Removes the Cluster, not its canary: state-of-the-world CDS without it means deleted. */
   synchronized void removeCluster() {
-    ads.setClusters();
+    ads.setClusters(XdsResources.cluster(canaryCluster()).build());
+  }
+
+  /** RDS: route {@code /} splits {@code percent} % to the canary cluster and the rest to the cluster. */
+  synchronized void setCanaryPercent(int percent) {
+    canaryPercent = percent;
+    pushRoutes();
+  }
+
+  /** RDS: a route ahead of the split sends calls carrying {@link #CANARY_HEADER} to the canary. */
+  synchronized void addHeaderRoute() {
+    headerRoute = true;
+    pushRoutes();
   }
 
   /** Sets each locality's {@code load_balancing_weight}, by label ({@code zone-a}). */
@@ -97,9 +167,39 @@ final class DemoControlPlane {
     pushEndpoints();
   }
 
+  private void pushRoutes() {
+    VirtualHost.Builder host = VirtualHost.newBuilder().setName(cluster).addDomains(cluster);
+    if (headerRoute) {
+      host.addRoutes(Route.newBuilder().setName("canary-header")
+          .setMatch(RouteMatch.newBuilder().setPrefix("/").addHeaders(HeaderMatcher.newBuilder()
+              .setName(CANARY_HEADER).setExactMatch(CANARY_HEADER_VALUE)))
+          .setRoute(RouteAction.newBuilder().setCluster(canaryCluster())));
+    }
+    RouteAction.Builder action = RouteAction.newBuilder();
+    if (canaryPercent == 0) {
+      action.setCluster(cluster);
+    } else {
+      action.setWeightedClusters(WeightedCluster.newBuilder()
+          .addClusters(weight(cluster, 100 - canaryPercent))
+          .addClusters(weight(canaryCluster(), canaryPercent)));
+    }
+    host.addRoutes(Route.newBuilder().setName("default").setMatch(RouteMatch.newBuilder().setPrefix("/"))
+        .setRoute(action));
+    ads.setRoutes(XdsResources.route(routeConfiguration()).virtualHost(host.build()).build());
+  }
+
+  private static WeightedCluster.ClusterWeight.Builder weight(String name, int weight) {
+    return WeightedCluster.ClusterWeight.newBuilder().setName(name).setWeight(UInt32Value.of(weight));
+  }
+
   private void pushEndpoints() {
-    EndpointsBuilder eds = XdsResources.endpoints(cluster);
-    for (LocalitySpec spec : LAYOUT) {
+    ads.setEndpoints(endpoints(cluster, LAYOUT, dropPercent),
+        endpoints(canaryCluster(), List.of(CANARY_LAYOUT), 0));
+  }
+
+  private ClusterLoadAssignment endpoints(String name, List<LocalitySpec> layout, int dropPercent) {
+    EndpointsBuilder eds = XdsResources.endpoints(name);
+    for (LocalitySpec spec : layout) {
       eds.locality(spec.region(), spec.zone(), "", l -> {
         l.priority(spec.priority()).weight(localityWeights.getOrDefault(spec.label(), 1L));
         for (String b : spec.backends()) {
@@ -110,6 +210,6 @@ final class DemoControlPlane {
     if (dropPercent > 0) {
       eds.drop("throttle", dropPercent, FractionalPercent.DenominatorType.HUNDRED);
     }
-    ads.setEndpoints(eds.build());
+    return eds.build();
   }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -78,11 +79,14 @@ final class DemoScript {
   }
 
   /**
-   * The demo's eight steps against the embedded control plane.
+   * The demo's ten steps against the embedded control plane: eight on one cluster's endpoints,
+   * then two routing steps (a canary split and a header route, through RDS).
    *
    * @param resetBackoff called after the backends restart: the channel's {@code resetConnectBackoff}
+   * @param show sets the topology the table and the checks read (the routing steps show the canary)
    */
-  static List<Step> standard(DemoControlPlane cp, DemoBackends backends, Runnable resetBackoff) {
+  static List<Step> standard(DemoControlPlane cp, DemoBackends backends, Runnable resetBackoff,
+      Consumer<Topology> show) {
     List<String> priority0 = DemoControlPlane.LAYOUT.stream().filter(l -> l.priority() == 0)
         .flatMap(l -> l.backends().stream()).toList();
     String cluster = cp.cluster();
@@ -131,9 +135,29 @@ final class DemoScript {
         Expect.that().allFailWith("cluster " + cluster + " does not exist")));
     steps.add(new Step("cluster restored",
         "CDS: cluster " + cluster + " back. Expect the last routing again: 25/25/50, 10% drops.",
-        cp::publish,
+        cp::restoreCluster,
         Expect.that().onlyPriority(0).locality("zone-a", 25).locality("zone-c", 50).endpoint("c1", 37.5)
             .noFailures().drops(10)));
+    String canary = DemoControlPlane.CANARY_LABEL;
+    steps.add(new Step("canary split 90/10",
+        "RDS: the route now splits 90/10 between clusters " + cluster + " and " + cp.canaryCluster()
+            + " (2 backends; the table shows it in place of zone-d); EDS drops lifted. Expect " + canary
+            + " 10, and 1:1:2 in the other 90: 22.5/22.5/45.",
+        () -> {
+          cp.setDropPercent(0);
+          cp.setCanaryPercent(10);
+          show.accept(cp.routingTopology());
+        },
+        Expect.that().locality(canary, 10).locality("zone-a", 22.5).locality("zone-b", 22.5)
+            .locality("zone-c", 45).noFailures().drops(0)));
+    steps.add(new Step("header route to the canary",
+        "RDS: a route ahead of the split sends calls with header " + DemoControlPlane.CANARY_HEADER + ": "
+            + DemoControlPlane.CANARY_HEADER_VALUE + " to " + cp.canaryCluster() + "; one worker in "
+            + EmbeddedDemo.WORKERS + " sends it. Expect all of its calls on " + canary
+            + ", the others still 90/10 (" + canary + " about 21 in the table).",
+        cp::addHeaderRoute,
+        Expect.that().taggedOnly(canary).untaggedLocality(canary, 10).untaggedLocality("zone-c", 45)
+            .noFailures().drops(0)));
     return steps;
   }
 
@@ -161,6 +185,9 @@ final class DemoScript {
         }
       }
       String measured = shares.describe();
+      if (step.expect().taggedLabel() != null) {
+        measured += "; " + shares.describeTagged(step.expect().taggedLabel());
+      }
       if (shares.window().failed() > 0 && stats.lastFailure() != null) {
         measured += "; RPCs saw " + Expect.describe(stats.lastFailure());
       }

@@ -12,14 +12,19 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The demo with everything on 127.0.0.1 in this JVM: a {@link FakeAdsServer} as control plane,
- * eight backends ({@link DemoControlPlane#LAYOUT}), and a client channel built from nothing but
- * {@code xds-cluster:///payments} and a bootstrap in the system property {@code
- * jxds.bootstrapConfig}. Everything it starts is stopped before {@link #run()} returns.
+ * eight backends of the cluster ({@link DemoControlPlane#LAYOUT}) and two of its canary, and a
+ * client channel built from nothing but {@code xds:///payments} and a bootstrap in the system
+ * property {@code jxds.bootstrapConfig}: the listener {@code payments}, its route configuration, the
+ * clusters and their endpoints come from the control plane. Everything it starts is stopped before
+ * {@link #run()} returns.
  */
 final class EmbeddedDemo {
   static final String BOOTSTRAP_CONFIG_PROPERTY = "jxds.bootstrapConfig";
   static final String BOOTSTRAP_FILE_PROPERTY = "jxds.bootstrap";
-  private static final int WORKERS = 8; // enough to hold the rate on a busy 2-core machine
+  static final int WORKERS = 8; // enough to hold the rate on a busy 2-core machine
+  /** The workers that send the canary header ({@link DemoControlPlane#CANARY_HEADER}). */
+  private static final TrafficGenerator.Tag CANARY_TAG =
+      new TrafficGenerator.Tag(DemoControlPlane.CANARY_HEADER, DemoControlPlane.CANARY_HEADER_VALUE, 1);
 
   private final DemoOptions options;
   private final PrintStream out;
@@ -37,27 +42,31 @@ final class EmbeddedDemo {
     String savedFile = System.clearProperty(BOOTSTRAP_FILE_PROPERTY); // it would win over ours
     try (DemoBackends backends = new DemoBackends()) {
       DemoControlPlane.LAYOUT.forEach(l -> l.backends().forEach(backends::start));
+      DemoControlPlane.CANARY_LAYOUT.backends().forEach(backends::start);
       DemoControlPlane controlPlane = new DemoControlPlane(ads, cluster, backends);
       controlPlane.publish();
       // The pooled xDS client closes as soon as the channel is gone (retention 0 s).
       System.setProperty(BOOTSTRAP_CONFIG_PROPERTY,
           ads.bootstrap().nodeId("jxds-demo").jxdsOption("client_retention", "0s").build());
-      out.printf("ADS 127.0.0.1:%d, 8 backends, channel xds-cluster:///%s, %d RPC/s%n",
+      out.printf("ADS 127.0.0.1:%d, 10 backends, channel xds:///%s, %d RPC/s%n",
           ads.port(), cluster, options.rate());
+      // The target names the listener; its routes name the clusters.
       ManagedChannel channel =
-          Grpc.newChannelBuilder("xds-cluster:///" + cluster, InsecureChannelCredentials.create()).build();
+          Grpc.newChannelBuilder("xds:///" + cluster, InsecureChannelCredentials.create()).build();
       TrafficStats stats = new TrafficStats();
-      Topology topology = controlPlane.topology();
+      AtomicReference<Topology> topology = new AtomicReference<>(controlPlane.topology());
       AtomicReference<String> step = new AtomicReference<>("");
       DemoScript.Result result;
-      TrafficGenerator traffic =
-          new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();
-      LiveTable table = new LiveTable(stats, () -> topology, step, out).start();
+      TrafficGenerator traffic = new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS,
+          options.rate(), CANARY_TAG).start();
+      LiveTable table = new LiveTable(stats, topology::get, step, out).start();
       try {
         awaitFirstAnswer(stats);
         printStatus();
-        DemoScript script = new DemoScript(DemoScript.standard(controlPlane, backends, channel::resetConnectBackoff),
-            stats, () -> topology, DemoScript.Timing.spread(options.duration(), 8), out, step);
+        List<DemoScript.Step> steps =
+            DemoScript.standard(controlPlane, backends, channel::resetConnectBackoff, topology::set);
+        DemoScript script = new DemoScript(steps, stats, topology::get,
+            DemoScript.Timing.spread(options.duration(), steps.size()), out, step);
         result = script.run();
         printStatus();
       } finally {

@@ -18,6 +18,7 @@ final class Expect {
   static final double DROP_TOLERANCE = 4;
 
   private final List<Check> checks = new ArrayList<>();
+  private String taggedLabel; // the locality the RPCs with the header are checked against, or null
 
   /** One check: a problem description, or null when it holds. */
   interface Check {
@@ -36,6 +37,32 @@ final class Expect {
   /** An endpoint takes {@code percent} % of the answered RPCs. */
   Expect endpoint(String label, double percent) {
     return check((s, t) -> near(label, s.endpoint(label), percent, SHARE_TOLERANCE));
+  }
+
+  /**
+   * Every answered RPC that carried the header ({@link TrafficGenerator}) came from this locality,
+   * and some did.
+   */
+  Expect taggedOnly(String label) {
+    taggedLabel = label;
+    return check((s, t) -> s.window().taggedTotal() == 0 ? "no RPC with the header was answered"
+        : s.taggedLocality(label) == 100 ? null
+            : String.format("RPCs with the header: %s %.1f%%, expected 100%%", label, s.taggedLocality(label)));
+  }
+
+  /** A locality takes {@code percent} % of the answered RPCs that did not carry the header. */
+  Expect untaggedLocality(String label, double percent) {
+    taggedLabel = taggedLabel == null ? label : taggedLabel;
+    return check((s, t) -> near("RPCs without the header: " + label, s.untaggedLocality(label), percent,
+        SHARE_TOLERANCE));
+  }
+
+  /**
+   * The locality whose shares of the RPCs with and without the header are checked (the first named),
+   * or null.
+   */
+  String taggedLabel() {
+    return taggedLabel;
   }
 
   /** Every answered RPC came from this priority. */

@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The live table against an external control plane: the same client as the embedded demo (a
- * channel from {@code xds-cluster:///NAME} and a bootstrap pointing at {@code --xds-server}),
- * and a watch of the same cluster's endpoints, through the same pooled xDS client, to know which
- * backend address is in which locality and priority.
+ * channel from {@code xds:///SERVICE} with {@code --listener SERVICE}, else from {@code
+ * xds-cluster:///NAME}, and a bootstrap pointing at {@code --xds-server}), and a watch of the
+ * cluster's endpoints, through the same pooled xDS client, to know which backend address is in
+ * which locality and priority.
  *
  * <p>A cluster the control plane does not have (a misspelled {@code --cluster}) ends the demo as
  * soon as the client concludes so, at the latest after the bootstrap's {@code
@@ -82,8 +83,10 @@ final class ExternalDemo {
   }
 
   private boolean showTable(String server, String cluster) throws Exception {
-    out.printf("ADS %s (insecure), channel xds-cluster:///%s, %d RPC/s%nCtrl-C stops%n",
-        server, cluster, options.rate());
+    // With a listener, its routes choose each call's cluster: backends of other clusters show as
+    // no locality's share.
+    String target = options.listener().map(l -> "xds:///" + l).orElse("xds-cluster:///" + cluster);
+    out.printf("ADS %s (insecure), channel %s, %d RPC/s%nCtrl-C stops%n", server, target, options.rate());
     Executor inline = Runnable::run; // watcher callbacks only swap an immutable snapshot
     try (XdsClientPool.Lease lease = XdsClientPool.shared().acquire()) {
       AtomicReference<WatchHandle> endpointsWatch = new AtomicReference<>();
@@ -112,8 +115,7 @@ final class ExternalDemo {
           }
         }
       }, inline);
-      ManagedChannel channel =
-          Grpc.newChannelBuilder("xds-cluster:///" + cluster, InsecureChannelCredentials.create()).build();
+      ManagedChannel channel = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
       TrafficStats stats = new TrafficStats();
       TrafficGenerator traffic =
           new TrafficGenerator(channel, DemoBackends.HEALTH_CHECK, stats, WORKERS, options.rate()).start();

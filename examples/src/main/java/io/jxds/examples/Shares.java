@@ -2,6 +2,7 @@ package io.jxds.examples;
 
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
+import java.util.Map;
 
 /**
  * A {@link TrafficStats.Window} read through a {@link Topology}: shares of the answered RPCs per
@@ -12,9 +13,23 @@ import io.jxds.examples.Topology.LocalityInfo;
 record Shares(Topology topology, TrafficStats.Window window) {
   /** Percent of answered RPCs that the locality's endpoints answered. */
   double locality(String label) {
-    LocalityInfo locality = topology.locality(label);
-    long n = locality.endpoints().stream().mapToLong(e -> window.answered().getOrDefault(e.address(), 0L)).sum();
-    return TrafficStats.Window.percent(n, window.answeredTotal());
+    return TrafficStats.Window.percent(sum(label, window.answered()), window.answeredTotal());
+  }
+
+  /** Percent of the answered RPCs that carried the header ({@link TrafficGenerator}) that the locality took. */
+  double taggedLocality(String label) {
+    return TrafficStats.Window.percent(sum(label, window.tagged()), window.taggedTotal());
+  }
+
+  /** Percent of the answered RPCs without the header that the locality took. */
+  double untaggedLocality(String label) {
+    return TrafficStats.Window.percent(sum(label, window.answered()) - sum(label, window.tagged()),
+        window.answeredTotal() - window.taggedTotal());
+  }
+
+  private long sum(String label, Map<String, Long> byAddress) {
+    return topology.locality(label).endpoints().stream().mapToLong(e -> byAddress.getOrDefault(e.address(), 0L))
+        .sum();
   }
 
   /** Percent of answered RPCs that one endpoint answered. */
@@ -29,6 +44,12 @@ record Shares(Topology topology, TrafficStats.Window window) {
         .flatMap(l -> l.endpoints().stream())
         .mapToLong(e -> window.answered().getOrDefault(e.address(), 0L)).sum();
     return TrafficStats.Window.percent(n, window.answeredTotal());
+  }
+
+  /** The share of the RPCs with the header and of those without it that {@code label} took. */
+  String describeTagged(String label) {
+    return String.format("%s took %.0f%% of %d RPCs with the header, %.0f%% of those without", label,
+        taggedLocality(label), window.taggedTotal(), untaggedLocality(label));
   }
 
   /** A one-line summary: locality shares, failures and drops. */

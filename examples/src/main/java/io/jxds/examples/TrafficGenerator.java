@@ -20,14 +20,26 @@ import java.util.concurrent.locks.LockSupport;
  * A few daemon worker threads that send unary RPCs through a channel at a bounded total rate and
  * record each outcome in {@link TrafficStats}: the answering backend (the call's remote address),
  * a drop, or a failure. The rate is bounded so that failing RPCs (which cost nothing) do not spin.
+ * The first {@link Tag#workers()} workers send a header with every call, and their answered calls
+ * are counted as tagged too (what a header route does to them).
  */
 final class TrafficGenerator implements AutoCloseable {
   private static final long CATCH_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /**
+   * The header some workers send.
+   *
+   * @param workers how many of the workers send it; 0 for none
+   */
+  record Tag(String header, String value, int workers) {
+    static final Tag NONE = new Tag("x-unused", "", 0);
+  }
 
   private final Channel channel;
   private final MethodDescriptor<byte[], byte[]> method;
   private final TrafficStats stats;
   private final long intervalNanos;
+  private final Tag tag;
   private final List<Thread> workers = new ArrayList<>();
   private volatile boolean running = true;
 
@@ -36,15 +48,27 @@ final class TrafficGenerator implements AutoCloseable {
    */
   TrafficGenerator(Channel channel, MethodDescriptor<byte[], byte[]> method, TrafficStats stats, int workers,
       int ratePerSecond) {
-    if (workers < 1 || ratePerSecond < workers) {
-      throw new IllegalArgumentException("need at least one worker and one RPC per second per worker");
+    this(channel, method, stats, workers, ratePerSecond, Tag.NONE);
+  }
+
+  /**
+   * @param ratePerSecond the total rate over every worker
+   * @param tag the header the first {@code tag.workers()} workers send
+   */
+  TrafficGenerator(Channel channel, MethodDescriptor<byte[], byte[]> method, TrafficStats stats, int workers,
+      int ratePerSecond, Tag tag) {
+    if (workers < 1 || ratePerSecond < workers || tag.workers() > workers) {
+      throw new IllegalArgumentException("need at least one worker, one RPC per second per worker, and no more"
+          + " tagged workers than workers");
     }
     this.channel = channel;
     this.method = method;
     this.stats = stats;
     this.intervalNanos = TimeUnit.SECONDS.toNanos(1) * workers / ratePerSecond;
+    this.tag = tag;
     for (int i = 0; i < workers; i++) {
-      Thread t = new Thread(this::run, "demo-rpc-" + i);
+      boolean tagged = i < tag.workers();
+      Thread t = new Thread(() -> run(tagged), "demo-rpc-" + i);
       t.setDaemon(true);
       this.workers.add(t);
     }
@@ -56,10 +80,14 @@ final class TrafficGenerator implements AutoCloseable {
     return this;
   }
 
-  private void run() {
+  private void run(boolean tagged) {
+    Metadata headers = new Metadata();
+    if (tagged) {
+      headers.put(Metadata.Key.of(tag.header(), Metadata.ASCII_STRING_MARSHALLER), tag.value());
+    }
     long next = System.nanoTime();
     while (running) {
-      callOnce();
+      callOnce(headers, tagged);
       next += intervalNanos;
       long now = System.nanoTime();
       if (now - next > CATCH_UP_NANOS) {
@@ -69,7 +97,7 @@ final class TrafficGenerator implements AutoCloseable {
     }
   }
 
-  private void callOnce() {
+  private void callOnce(Metadata headers, boolean tagged) {
     ClientCall<byte[], byte[]> call =
         channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS));
     CompletableFuture<Status> closed = new CompletableFuture<>();
@@ -78,7 +106,7 @@ final class TrafficGenerator implements AutoCloseable {
       public void onClose(Status status, Metadata trailers) {
         closed.complete(status);
       }
-    }, new Metadata());
+    }, copy(headers)); // a call owns its headers
     call.request(1);
     call.sendMessage(new byte[0]);
     call.halfClose();
@@ -96,10 +124,16 @@ final class TrafficGenerator implements AutoCloseable {
     // A backend that does not implement the method still answered: the RPC reached it.
     boolean answered = status.isOk() || status.getCode() == Status.Code.UNIMPLEMENTED;
     if (answered && remote instanceof InetSocketAddress address) {
-      stats.answered(address.getAddress().getHostAddress() + ":" + address.getPort());
+      stats.answered(address.getAddress().getHostAddress() + ":" + address.getPort(), tagged);
     } else {
       stats.failed(status);
     }
+  }
+
+  private static Metadata copy(Metadata headers) {
+    Metadata copy = new Metadata();
+    copy.merge(headers);
+    return copy;
   }
 
   /** Stops the workers and waits for their last RPC; an interrupt is kept for the caller. */

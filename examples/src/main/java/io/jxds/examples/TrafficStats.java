@@ -9,21 +9,31 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts RPC outcomes from many worker threads at once: answered per backend address, failed,
- * and dropped by the load balancer. Lock-free (adders); readers take {@link #snapshot()}s and
- * subtract two of them to get a {@link Window}.
+ * and dropped by the load balancer; the answered RPCs that carried the demo's header ("tagged",
+ * see {@link TrafficGenerator}) are also counted on their own. Lock-free (adders); readers take
+ * {@link #snapshot()}s and subtract two of them to get a {@link Window}.
  */
 final class TrafficStats {
   /** The description prefix of a jxds drop (EDS {@code drop_overloads}). */
   static final String DROP_PREFIX = "dropped by load balancer";
 
   private final Map<String, LongAdder> answered = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> tagged = new ConcurrentHashMap<>();
   private final LongAdder failed = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private final AtomicReference<Status> lastFailure = new AtomicReference<>();
 
   /** An RPC answered by the backend at {@code address} ({@code host:port}). */
   void answered(String address) {
+    answered(address, false);
+  }
+
+  /** An RPC answered by the backend at {@code address}; {@code tagged}: it carried the header. */
+  void answered(String address, boolean tagged) {
     answered.computeIfAbsent(address, a -> new LongAdder()).increment();
+    if (tagged) {
+      this.tagged.computeIfAbsent(address, a -> new LongAdder()).increment();
+    }
   }
 
   /** An RPC that failed with {@code status}; drops are told apart by their description. */
@@ -44,24 +54,38 @@ final class TrafficStats {
 
   /** The counters now. */
   Snapshot snapshot() {
-    Map<String, Long> counts = new HashMap<>();
-    answered.forEach((address, n) -> counts.put(address, n.sum()));
-    return new Snapshot(System.nanoTime(), Map.copyOf(counts), failed.sum(), dropped.sum());
+    // Tagged first: a tagged count never exceeds the answered count read after it.
+    Map<String, Long> taggedCounts = sums(tagged);
+    return new Snapshot(System.nanoTime(), sums(answered), failed.sum(), dropped.sum(), taggedCounts);
   }
 
-  /** The counters at one instant. */
-  record Snapshot(long nanoTime, Map<String, Long> answered, long failed, long dropped) {
+  private static Map<String, Long> sums(Map<String, LongAdder> adders) {
+    Map<String, Long> counts = new HashMap<>();
+    adders.forEach((address, n) -> counts.put(address, n.sum()));
+    return Map.copyOf(counts);
+  }
+
+  /**
+   * The counters at one instant.
+   *
+   * @param tagged the answered RPCs that carried the header, per backend address
+   */
+  record Snapshot(long nanoTime, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged) {
     /** What happened between {@code earlier} and this snapshot. */
     Window since(Snapshot earlier) {
+      return new Window((nanoTime - earlier.nanoTime) / 1e9, delta(answered, earlier.answered),
+          failed - earlier.failed, dropped - earlier.dropped, delta(tagged, earlier.tagged));
+    }
+
+    private static Map<String, Long> delta(Map<String, Long> now, Map<String, Long> earlier) {
       Map<String, Long> delta = new HashMap<>();
-      answered.forEach((address, n) -> {
-        long d = n - earlier.answered.getOrDefault(address, 0L);
+      now.forEach((address, n) -> {
+        long d = n - earlier.getOrDefault(address, 0L);
         if (d > 0) {
           delta.put(address, d);
         }
       });
-      return new Window((nanoTime - earlier.nanoTime) / 1e9, Map.copyOf(delta),
-          failed - earlier.failed, dropped - earlier.dropped);
+      return Map.copyOf(delta);
     }
   }
 
@@ -70,10 +94,20 @@ final class TrafficStats {
    *
    * @param seconds the window's length
    * @param answered answered RPCs per backend address
+   * @param tagged of those, the RPCs that carried the header
    */
-  record Window(double seconds, Map<String, Long> answered, long failed, long dropped) {
+  record Window(double seconds, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged) {
+    /** A window without tagged RPCs. */
+    Window(double seconds, Map<String, Long> answered, long failed, long dropped) {
+      this(seconds, answered, failed, dropped, Map.of());
+    }
+
     long answeredTotal() {
       return answered.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    long taggedTotal() {
+      return tagged.values().stream().mapToLong(Long::longValue).sum();
     }
 
     long total() {

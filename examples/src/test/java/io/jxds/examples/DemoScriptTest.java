@@ -57,10 +57,41 @@ class DemoScriptTest {
   }
 
   @Test
+  void headerChecksLookAtTheCallsWithAndWithoutTheHeaderApart() {
+    TrafficStats stats = new TrafficStats();
+    // With the header: 20 calls, 15 to zone-b. Without: 80, 8 to zone-b (10 %).
+    for (int i = 0; i < 100; i++) {
+      boolean tagged = i < 20;
+      boolean toB = tagged ? i < 15 : i < 28;
+      stats.answered(toB ? "h:2" : "h:1", tagged);
+    }
+    TrafficStats.Window all = stats.snapshot().since(new TrafficStats().snapshot());
+    Shares shares = new Shares(TOPOLOGY, all);
+    Expect expect = Expect.that().taggedOnly("zone-b").untaggedLocality("zone-b", 10);
+
+    assertThat(all.taggedTotal()).isEqualTo(20);
+    assertThat(shares.locality("zone-b")).isEqualTo(23.0);
+    assertThat(expect.problems(shares, stats)).containsExactly("RPCs with the header: zone-b 75.0%, expected 100%");
+    assertThat(Expect.that().untaggedLocality("zone-b", 30).problems(shares, stats))
+        .containsExactly("RPCs without the header: zone-b 10.0%, expected 30.0% +/- 5");
+    assertThat(shares.describeTagged("zone-b")).isEqualTo("zone-b took 75% of 20 RPCs with the header, 10% of those"
+        + " without");
+
+    TrafficStats untagged = new TrafficStats();
+    untagged.answered("h:2");
+    assertThat(Expect.that().taggedOnly("zone-b").problems(new Shares(TOPOLOGY,
+        untagged.snapshot().since(new TrafficStats().snapshot())), untagged))
+        .containsExactly("no RPC with the header was answered");
+  }
+
+  @Test
   void timingSpreadsTheDurationOverTheSteps() {
     assertThat(DemoScript.Timing.spread(Duration.ofSeconds(34), 8))
         .isEqualTo(new DemoScript.Timing(Duration.ofMillis(1500), Duration.ofMillis(2750), 3));
     assertThat(DemoScript.Timing.spread(Duration.ofSeconds(16), 8))
         .isEqualTo(new DemoScript.Timing(Duration.ofMillis(800), Duration.ofMillis(1200), 3));
+    // The default: ten steps in 35 s.
+    assertThat(DemoScript.Timing.spread(DemoOptions.DEFAULT_DURATION, 10))
+        .isEqualTo(new DemoScript.Timing(Duration.ofMillis(1400), Duration.ofMillis(2100), 3));
   }
 }

@@ -12,7 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code --xds-server HOST:PORT --cluster NAME}: the live table against a control plane the demo does not own. */
+/**
+ * {@code --xds-server HOST:PORT --cluster NAME [--listener SERVICE]}: the live table against a
+ * control plane the demo does not own.
+ */
 class ExternalDemoTest {
   @Test
   void tableShowsTheExternalControlPlanesLocalities() throws Exception {
@@ -37,6 +40,35 @@ class ExternalDemoTest {
       assertThat(lines).anySatisfy(l -> assertThat(l)
           .matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
       assertThat(System.getProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY)).isNull();
+      assertThat(ranItsCourse).isTrue();
+    } finally {
+      ads.stop();
+    }
+  }
+
+  @Test
+  void listenerFlagRoutesThroughTheListenersRoutes() throws Exception {
+    FakeAdsServer ads = FakeAdsServer.loopback().start();
+    try (DemoBackends backends = new DemoBackends()) {
+      backends.start("x");
+      backends.start("y");
+      // Service "shop": its routes send every call to cluster "orders", whose endpoints split 3:1.
+      ads.setListeners(XdsResources.listener("shop").rdsRouteConfig("shop-routes").build());
+      ads.setRoutes(XdsResources.route("shop-routes").virtualHost("shop", List.of("shop"), "orders").build());
+      ads.setClusters(XdsResources.cluster("orders").build());
+      ads.setEndpoints(XdsResources.endpoints("orders")
+          .locality("eu", "west-1", "", l -> l.priority(0).weight(3).endpoint("127.0.0.1", backends.port("x"), HEALTHY))
+          .locality("eu", "west-2", "", l -> l.priority(0).weight(1).endpoint("127.0.0.1", backends.port("y"), HEALTHY))
+          .build());
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+      boolean ranItsCourse = new ExternalDemo(DemoOptions.parse("--xds-server", ads.serverUri(), "--listener", "shop",
+          "--cluster", "orders", "--duration", "4"), new PrintStream(bytes, true, StandardCharsets.UTF_8)).run();
+
+      List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+      assertThat(lines).anySatisfy(l -> assertThat(l).contains("channel xds:///shop"));
+      assertThat(lines).anySatisfy(l -> assertThat(l)
+          .matches("\\s+\\d+s\\s+7[4-6]\\s+7[4-6]\\s+2[4-6]\\s+2[4-6]\\s+\\d+\\s+0\\.0\\s+0\\.0"));
       assertThat(ranItsCourse).isTrue();
     } finally {
       ads.stop();

@@ -12,9 +12,9 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
-import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.XdsResources;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 public final class QuickStart {
@@ -25,8 +25,12 @@ public final class QuickStart {
         .build()
         .start();
 
-    // 2. A control plane: cluster "payments", whose one endpoint is the backend.
+    // 2. A control plane: service "payments" (a listener, and its routes sending every RPC to
+    //    cluster "payments"), and the cluster, whose one endpoint is the backend.
     FakeAdsServer controlPlane = FakeAdsServer.loopback().start();
+    controlPlane.setListeners(XdsResources.listener("payments").rdsRouteConfig("payments-routes").build());
+    controlPlane.setRoutes(XdsResources.route("payments-routes")
+        .virtualHost("payments", List.of("*"), "payments").build());
     controlPlane.setClusters(XdsResources.cluster("payments").build());
     controlPlane.setEndpoints(XdsResources.endpoints("payments")
         .locality("us-east1", "us-east1-b", "", l -> l.endpoint("127.0.0.1", backend.getPort(), HEALTHY))
@@ -39,9 +43,8 @@ public final class QuickStart {
           "node": {"id": "quick-start"}
         }""".formatted(controlPlane.serverUri()));
 
-    // 4. A channel to cluster "payments": the control plane decides where its RPCs go.
-    ManagedChannel channel = Grpc.newChannelBuilder(
-        XdsClusterPolicy.target("payments"), InsecureChannelCredentials.create()).build();
+    // 4. A channel to service "payments": the control plane decides where its RPCs go.
+    ManagedChannel channel = Grpc.newChannelBuilder("xds:///payments", InsecureChannelCredentials.create()).build();
     HealthCheckResponse response = HealthGrpc.newBlockingStub(channel)
         .withDeadlineAfter(10, TimeUnit.SECONDS)
         .check(HealthCheckRequest.getDefaultInstance());

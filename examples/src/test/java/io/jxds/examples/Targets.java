@@ -8,10 +8,27 @@ import io.grpc.ManagedChannel;
 import io.jxds.balancer.XdsClusterPolicy;
 
 final class Targets {
-  /** A channel whose endpoints the control plane picks: cluster "payments", per the bootstrap. */
+  /** Service "payments": its listener's routes pick each call's cluster, as with grpc-xds. */
+  static ManagedChannel paymentsService() {
+    return Grpc.newChannelBuilder("xds:///payments", InsecureChannelCredentials.create())
+        .build(); // then: PaymentsGrpc.newBlockingStub(channel), as with any channel
+  }
+
+  /** The same through jxds's own scheme, which grpc-xds on the class path cannot take. */
+  static ManagedChannel paymentsServiceJxds() {
+    return Grpc.newChannelBuilder("jxds:///payments", InsecureChannelCredentials.create()).build();
+  }
+
+  /** Istio: istiod names the listener HOST:PORT. */
+  static ManagedChannel istioService() {
+    String target = "xds:///echo.default.svc.cluster.local:8080";
+    return Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+  }
+
+  /** No listener: cluster "payments", per the bootstrap; its endpoints the control plane picks. */
   static ManagedChannel paymentsChannel() {
     return Grpc.newChannelBuilder(XdsClusterPolicy.target("payments"), InsecureChannelCredentials.create())
-        .build(); // then: PaymentsGrpc.newBlockingStub(channel), as with any channel
+        .build();
   }
 
   /** An Istio cluster: its name holds '|', which target() percent-encodes (%7C) for the URI. */

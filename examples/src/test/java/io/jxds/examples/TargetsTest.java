@@ -14,6 +14,7 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.XdsResources;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,6 +51,39 @@ class TargetsTest {
     System.clearProperty(EmbeddedDemo.BOOTSTRAP_CONFIG_PROPERTY);
     backends.close();
     ads.stop();
+  }
+
+  @Test
+  void xdsTargetRoutesThroughTheListenerAndItsRoutes() {
+    serveListener("payments");
+
+    channel = Targets.paymentsService();
+
+    assertThat(call(channel)).containsExactly(0x08, 0x01); // SERVING, from backend a
+  }
+
+  @Test
+  void jxdsSchemeRoutesTheSame() {
+    serveListener("payments");
+
+    channel = Targets.paymentsServiceJxds();
+
+    assertThat(call(channel)).containsExactly(0x08, 0x01);
+  }
+
+  @Test
+  void istioListenerNameHoldsThePort() {
+    serveListener("echo.default.svc.cluster.local:8080");
+
+    channel = Targets.istioService();
+
+    assertThat(call(channel)).containsExactly(0x08, 0x01);
+  }
+
+  /** Listener {@code name}, whose route configuration sends every call to cluster payments. */
+  private void serveListener(String name) {
+    ads.setListeners(XdsResources.listener(name).rdsRouteConfig(name + "-routes").build());
+    ads.setRoutes(XdsResources.route(name + "-routes").virtualHost("vh", List.of("*"), "payments").build());
   }
 
   @Test
