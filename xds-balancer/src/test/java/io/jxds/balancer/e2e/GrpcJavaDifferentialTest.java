@@ -35,6 +35,7 @@ import io.jxds.testing.TestBackend;
 import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -115,7 +116,8 @@ class GrpcJavaDifferentialTest {
   void weightedSplitsLandWithinTheSameBounds() {
     serve("split", vhost("*", route(prefix("/"), weighted("stable", 90, "canary", 10))));
     for (Channel channel : pair("split")) {
-      BackendCalls.awaitCalls(channel, 20, Poll.DEFAULT_TIMEOUT, w -> !w.containsKey(BackendCalls.FAILED));
+      // The class's first calls: both clients connect and the JVM warms up (more than 10 s at load 20).
+      BackendCalls.awaitCalls(channel, 20, Duration.ofSeconds(30), w -> !w.containsKey(BackendCalls.FAILED));
 
       Map<String, Integer> window = BackendCalls.calls(channel, 1_000);
 
