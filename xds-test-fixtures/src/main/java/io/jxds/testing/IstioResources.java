@@ -37,7 +37,9 @@ import java.util.Objects;
  *   <li><b>RouteConfiguration</b> ({@link IstioRouteBuilder}): named {@code outbound|PORT||HOST}, one
  *       virtual host whose domains include the absolute {@code FQDN.} forms of istiod 1.28+, and a
  *       VirtualService's routes (header matches, weighted subsets, redirects, direct responses, CORS
- *       overrides) or the default route.
+ *       overrides) or the default route, each forwarding one with istiod's timeout 0 and default
+ *       retry policy, and the {@code hash_policy} of a DestinationRule's
+ *       {@code consistentHash.httpHeaderName}.
  * </ul>
  */
 public final class IstioResources {

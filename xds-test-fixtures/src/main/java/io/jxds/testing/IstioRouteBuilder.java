@@ -46,6 +46,7 @@ public final class IstioRouteBuilder {
   private boolean absoluteFqdn = true;
   private String vip = "";
   private boolean cors;
+  private String hashHeader = "";
 
   IstioRouteBuilder(String host, int port) {
     IstioResources.clusterName(host, port); // checks the arguments
@@ -168,6 +169,18 @@ public final class IstioRouteBuilder {
   }
 
   /**
+   * The destination's DestinationRule has {@code consistentHash.httpHeaderName: NAME}: istiod puts
+   * a {@code hash_policy} {@code header} entry for it on every route that forwards there.
+   *
+   * @param name the header whose value keys the hash
+   * @return this builder
+   */
+  public IstioRouteBuilder consistentHashHeader(String name) {
+    this.hashHeader = name;
+    return this;
+  }
+
+  /**
    * Adds a route as given, after those added so far.
    *
    * @param route the route
@@ -185,11 +198,22 @@ public final class IstioRouteBuilder {
    */
   public RouteConfiguration build() {
     VirtualHost.Builder vh = VirtualHost.newBuilder().setName(host + ":" + port).addAllDomains(domains());
+    List<Route> all = new ArrayList<>();
     if (routes.isEmpty()) {
-      vh.addRoutes(forward(RouteMatch.newBuilder().setPrefix("/"),
-          RouteAction.newBuilder().setCluster(cluster(""))).toBuilder().setName("default"));
+      all.add(forward(RouteMatch.newBuilder().setPrefix("/"),
+          RouteAction.newBuilder().setCluster(cluster(""))).toBuilder().setName("default").build());
     } else {
-      for (Route r : routes) {
+      all.addAll(routes);
+    }
+    if (!hashHeader.isEmpty()) {
+      all.replaceAll(r -> r.hasRoute() ? r.toBuilder().setRoute(r.getRoute().toBuilder().addHashPolicy(
+          RouteAction.HashPolicy.newBuilder().setHeader(RouteAction.HashPolicy.Header.newBuilder()
+              .setHeaderName(hashHeader)))).build() : r);
+    }
+    if (routes.isEmpty()) {
+      vh.addAllRoutes(all);
+    } else {
+      for (Route r : all) {
         vh.addRoutes(cors ? r.toBuilder().putTypedPerFilterConfig(CORS_FILTER_NAME,
             Any.pack(CorsPolicy.newBuilder().setAllowCredentials(BoolValue.of(true)).build())).build() : r);
       }

@@ -14,6 +14,7 @@ import java.util.Optional;
  *     unsigned 32-bit value (default {@value #DEFAULT_MAX_CONCURRENT_REQUESTS})
  * @param lbPolicy the endpoint-picking policy
  * @param upstreamTls present when the cluster's {@code transport_socket} asks for TLS
+ * @param outlierDetection present when the cluster sets {@code outlier_detection} (gRFC A50)
  */
 public record ClusterUpdate(
     String clusterName,
@@ -21,7 +22,8 @@ public record ClusterUpdate(
     boolean lrsEnabled,
     long maxConcurrentRequests,
     LbPolicy lbPolicy,
-    Optional<UpstreamTlsSettings> upstreamTls) {
+    Optional<UpstreamTlsSettings> upstreamTls,
+    Optional<OutlierDetection> outlierDetection) {
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
@@ -34,6 +36,7 @@ public record ClusterUpdate(
    * @param maxConcurrentRequests in [0, 2^32-1]
    * @param lbPolicy the endpoint-picking policy
    * @param upstreamTls the TLS settings, empty for plaintext
+   * @param outlierDetection the outlier detection settings, empty when the cluster has none
    * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
    *     range
    */
@@ -42,6 +45,7 @@ public record ClusterUpdate(
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(lbPolicy, "lbPolicy");
     Objects.requireNonNull(upstreamTls, "upstreamTls");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
     if (clusterName.isEmpty()) {
       throw new IllegalArgumentException("clusterName must not be empty");
     }
@@ -52,6 +56,28 @@ public record ClusterUpdate(
       throw new IllegalArgumentException(
           "maxConcurrentRequests must be in [0, 2^32-1], got " + maxConcurrentRequests);
     }
+  }
+
+  /**
+   * A cluster without outlier detection.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
+  public ClusterUpdate(
+      String clusterName,
+      String edsServiceName,
+      boolean lrsEnabled,
+      long maxConcurrentRequests,
+      LbPolicy lbPolicy,
+      Optional<UpstreamTlsSettings> upstreamTls) {
+    this(clusterName, edsServiceName, lrsEnabled, maxConcurrentRequests, lbPolicy, upstreamTls, Optional.empty());
   }
 
   /**
@@ -68,6 +94,7 @@ public record ClusterUpdate(
         false,
         DEFAULT_MAX_CONCURRENT_REQUESTS,
         LbPolicy.ROUND_ROBIN,
+        Optional.empty(),
         Optional.empty());
   }
 }

@@ -1,7 +1,6 @@
 package io.jxds.api.internal.decode;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.Duration;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
@@ -30,7 +29,8 @@ import java.util.Optional;
  *       as an RDS resource is ({@link RouteConfigurationDecoder}); {@code scoped_routes} or none is
  *       a NACK;
  *   <li>{@code common_http_protocol_options.max_stream_duration}, the default call timeout
- *       (gRFC A31), must be a valid duration; zero or negative means none.
+ *       (gRFC A31), a duration in [0, 315576000000 s] (kept exactly, however small or large); zero
+ *       means none.
  * </ul>
  */
 public final class ListenerDecoder {
@@ -39,7 +39,6 @@ public final class ListenerDecoder {
   public static final String HCM_TYPE_URL =
       "type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager";
   private static final String HCM = "api_listener.api_listener";
-  private static final long MAX_DURATION_SECONDS = 315_576_000_000L; // google.protobuf.Duration's range
 
   private ListenerDecoder() {}
 
@@ -123,16 +122,8 @@ public final class ListenerDecoder {
     if (!hcm.getCommonHttpProtocolOptions().hasMaxStreamDuration()) {
       return Optional.empty();
     }
-    Duration d = hcm.getCommonHttpProtocolOptions().getMaxStreamDuration();
-    long seconds = d.getSeconds();
-    int nanos = d.getNanos();
-    boolean valid = Math.abs(seconds) <= MAX_DURATION_SECONDS && Math.abs(nanos) < 1_000_000_000
-        && !(seconds > 0 && nanos < 0) && !(seconds < 0 && nanos > 0);
-    if (!valid) {
-      throw Nack.of(KIND, name, HCM + ".common_http_protocol_options.max_stream_duration must be a valid duration",
-          "{seconds: " + seconds + ", nanos: " + nanos + "}");
-    }
-    java.time.Duration duration = java.time.Duration.ofSeconds(seconds, nanos);
-    return duration.isNegative() || duration.isZero() ? Optional.empty() : Optional.of(duration);
+    java.time.Duration duration = RoutePolicyDecoder.duration(hcm.getCommonHttpProtocolOptions().getMaxStreamDuration(),
+        KIND, name, HCM + ".common_http_protocol_options.max_stream_duration");
+    return duration.isZero() ? Optional.empty() : Optional.of(duration);
   }
 }

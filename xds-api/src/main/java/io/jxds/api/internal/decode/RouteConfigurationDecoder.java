@@ -45,8 +45,9 @@ import java.util.Set;
  *       An unset action is a NACK.
  *   <li>{@code typed_per_filter_config} of virtual hosts, routes and weighted clusters: see
  *       {@link HttpFilterRules#checkOverrides}.
- *   <li>Retry, hash and timeout settings, CORS, header rewrites, mirrors and the rest are not read
- *       here.
+ *   <li>The timeout ({@code max_stream_duration}), {@code retry_policy} (a virtual host's too) and
+ *       {@code hash_policy}: see {@link RoutePolicyDecoder}.
+ *   <li>{@code timeout}, CORS, header rewrites, mirrors and the rest are not read here.
  * </ul>
  */
 public final class RouteConfigurationDecoder {
@@ -99,11 +100,14 @@ public final class RouteConfigurationDecoder {
       }
     }
     HttpFilterRules.checkOverrides(host.getTypedPerFilterConfigMap(), kind, name, path + ".typed_per_filter_config");
+    Optional<io.jxds.api.model.route.RetryPolicy> retry = host.hasRetryPolicy()
+        ? Optional.of(RoutePolicyDecoder.retryPolicy(host.getRetryPolicy(), kind, name, path + ".retry_policy"))
+        : Optional.empty();
     List<io.jxds.api.model.route.Route> routes = new ArrayList<>(host.getRoutesCount());
     for (int j = 0; j < host.getRoutesCount(); j++) {
       route(host.getRoutes(j), j, kind, name, path + ".routes[" + j + "]", optionalPlugins).ifPresent(routes::add);
     }
-    return new io.jxds.api.model.route.VirtualHost(host.getName(), List.copyOf(domains), routes);
+    return new io.jxds.api.model.route.VirtualHost(host.getName(), List.copyOf(domains), routes, retry);
   }
 
   private static Optional<io.jxds.api.model.route.Route> route(
@@ -119,7 +123,17 @@ public final class RouteConfigurationDecoder {
     }
     HttpFilterRules.checkOverrides(route.getTypedPerFilterConfigMap(), kind, name, path + ".typed_per_filter_config");
     String routeName = route.getName().isEmpty() ? "routes[" + index + "]" : route.getName();
-    return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get()));
+    if (!route.hasRoute()) {
+      return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get()));
+    }
+    RouteAction forward = route.getRoute();
+    String at = path + ".route";
+    Optional<io.jxds.api.model.route.RetryPolicy> retry = forward.hasRetryPolicy()
+        ? Optional.of(RoutePolicyDecoder.retryPolicy(forward.getRetryPolicy(), kind, name, at + ".retry_policy"))
+        : Optional.empty();
+    return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get(),
+        RoutePolicyDecoder.maxStreamDuration(forward, kind, name, at), retry,
+        RoutePolicyDecoder.hashPolicies(forward.getHashPolicyList(), kind, name, at)));
   }
 
   private static Optional<io.jxds.api.model.route.RouteAction> action(

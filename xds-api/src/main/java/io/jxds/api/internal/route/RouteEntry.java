@@ -21,27 +21,29 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RouteEntry {
   private final Route route;
-  private final PathMatch path;
-  private final int pathIndex; // the table's index of this path matcher, shared by equal ones
-  private final HeaderMatcher[] headers;
-  private final int[] readerIndex; // headers[i]'s value is the call state's value readerIndex[i]
+  final PathMatch path;
+  final int pathIndex; // the table's index of this path matcher, shared by equal ones
+  final HeaderMatcher[] headers;
+  final int[] readerIndex; // headers[i]'s value is read by the table's reader readerIndex[i]
   private final @Nullable RuntimeFraction fraction;
   private final String[] clusters; // empty when the route does not forward
   private final long[] runningSums;
+  private final int index;
 
-  RouteEntry(Route route, PathMatch path, int pathIndex, Map<String, Integer> headerIndex) {
+  RouteEntry(Route route, int index, PathMatch path, int pathIndex, Map<String, Integer> headerIndex) {
     this.route = route;
+    this.index = index;
     this.path = path;
     this.pathIndex = pathIndex;
     List<HeaderMatcher> h = route.match().headers();
     this.headers = h.toArray(new HeaderMatcher[0]);
     this.readerIndex = new int[headers.length];
     for (int i = 0; i < headers.length; i++) {
-      Integer index = headerIndex.get(headers[i].name());
-      if (index == null) {
+      Integer reader = headerIndex.get(headers[i].name());
+      if (reader == null) {
         throw new IllegalArgumentException("no reader for header " + headers[i].name());
       }
-      readerIndex[i] = index;
+      readerIndex[i] = reader;
     }
     this.fraction = route.match().runtimeFraction().orElse(null);
     RouteAction action = route.action();
@@ -74,18 +76,44 @@ public final class RouteEntry {
   }
 
   /**
-   * Whether the route matches a call: path, then every header, then the runtime fraction, drawn
-   * from {@code random} only when the fraction is neither 0 nor whole.
+   * The route's position in its table, from 0: what a caller that keeps something per route
+   * indexes it by.
+   *
+   * @return the index
    */
-  boolean matches(String fullMethodName, CallState call, RandomGenerator random) {
-    if (!call.pathMatches(pathIndex, path, fullMethodName)) {
-      return false;
-    }
-    for (int i = 0; i < headers.length; i++) {
-      if (!headers[i].matches(call.value(readerIndex[i]))) {
-        return false;
-      }
-    }
+  public int index() {
+    return index;
+  }
+
+  /**
+   * The clusters of the route's action, in order: one for {@code cluster}, each entry of {@code
+   * weighted_clusters}, none when the route does not forward.
+   *
+   * @return the cluster names, as {@link #chooseClusterIndex} indexes them
+   */
+  public List<String> clusters() {
+    return List.of(clusters);
+  }
+
+  /** Whether the runtime fraction, if any, matches every call (none, or at least whole). */
+  boolean fractionAlwaysMatches() {
+    RuntimeFraction f = fraction;
+    return f == null || f.numerator() >= f.denominator();
+  }
+
+  /**
+   * Whether the route matches every call: its path matcher every path, no header matcher, no
+   * fraction that can fail. The routes after such a route are never tried.
+   */
+  boolean unconditional() {
+    return headers.length == 0 && fractionAlwaysMatches() && path.matchesEveryPath();
+  }
+
+  /**
+   * Whether the runtime fraction lets the call through (the path and headers matched), drawn from
+   * {@code random} only when the fraction is neither 0 nor whole.
+   */
+  boolean fractionMatches(RandomGenerator random) {
     RuntimeFraction f = fraction;
     if (f == null || f.numerator() >= f.denominator()) {
       return true;
@@ -102,10 +130,22 @@ public final class RouteEntry {
    *     ({@link RouteAction.NotForwarded}): the call fails naming the route
    */
   public @Nullable String chooseCluster(RandomGenerator random) {
+    int i = chooseClusterIndex(random);
+    return i < 0 ? null : clusters[i];
+  }
+
+  /**
+   * {@link #chooseCluster} as an index into {@link #clusters()}, for callers that keep something
+   * per cluster: the same draw, the same choice.
+   *
+   * @param random where the weighted draw comes from (no draw for a single cluster)
+   * @return the index of the chosen cluster, or -1 when the route does not forward
+   */
+  public int chooseClusterIndex(RandomGenerator random) {
     if (clusters.length <= 1) {
-      return clusters.length == 0 ? null : clusters[0];
+      return clusters.length - 1;
     }
-    return clusterForDraw(random.nextLong(totalWeight()));
+    return indexForDraw(random.nextLong(totalWeight()));
   }
 
   /**
@@ -128,6 +168,10 @@ public final class RouteEntry {
     if (draw < 0 || draw >= totalWeight()) {
       throw new IllegalArgumentException("draw must be in [0, " + totalWeight() + "), got " + draw);
     }
+    return clusters[indexForDraw(draw)];
+  }
+
+  private int indexForDraw(long draw) {
     int low = 0;
     int high = runningSums.length - 1;
     while (low < high) {
@@ -138,7 +182,7 @@ public final class RouteEntry {
         low = mid + 1;
       }
     }
-    return clusters[low];
+    return low;
   }
 
   @Override

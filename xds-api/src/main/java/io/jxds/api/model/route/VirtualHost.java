@@ -2,6 +2,7 @@ package io.jxds.api.model.route;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One of a RouteConfiguration's {@code virtual_hosts}: the routes for the authorities its domains
@@ -15,18 +16,33 @@ import java.util.Objects;
  *     they can match no authority
  * @param routes the routes, in order; routes gRPC never matches ({@code query_parameters}, a
  *     {@code cluster_header} or an unsupported cluster specifier) left out
+ * @param retryPolicy {@code retry_policy}: the retry policy of the routes that have none of their
+ *     own (gRFC A44; grpc-java ignores it)
  */
-public record VirtualHost(String name, List<String> domains, List<Route> routes) {
+public record VirtualHost(String name, List<String> domains, List<Route> routes, Optional<RetryPolicy> retryPolicy) {
   /**
    * Checks the components; the lists are copied.
    *
    * @param name the virtual host's name
    * @param domains the domains
    * @param routes the routes
+   * @param retryPolicy the virtual host's retry policy
    */
   public VirtualHost {
     Objects.requireNonNull(name, "name");
     domains = List.copyOf(domains);
     routes = List.copyOf(routes);
+    Objects.requireNonNull(retryPolicy, "retryPolicy");
+  }
+
+  /**
+   * A virtual host without a retry policy.
+   *
+   * @param name the virtual host's name
+   * @param domains the domains
+   * @param routes the routes
+   */
+  public VirtualHost(String name, List<String> domains, List<Route> routes) {
+    this(name, domains, routes, Optional.empty());
   }
 }

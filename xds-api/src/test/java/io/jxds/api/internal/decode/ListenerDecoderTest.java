@@ -158,8 +158,8 @@ class ListenerDecoderTest {
     ListenerBuilder l = listener("foo").rdsRouteConfig("rc");
     l.httpConnectionManager().setCommonHttpProtocolOptions(HttpProtocolOptions.newBuilder()
         .setMaxStreamDuration(Duration.newBuilder().setSeconds(1).setNanos(-5)));
-    assertNack(l.build(), HCM + "common_http_protocol_options.max_stream_duration must be a valid duration, "
-        + "got {seconds: 1, nanos: -5}");
+    assertNack(l.build(), HCM + "common_http_protocol_options.max_stream_duration must be a duration in "
+        + "[0, 315576000000s], got {seconds: 1, nanos: -5}");
   }
 
   // http_filters (gRFC A39)

@@ -9,28 +9,46 @@ import io.grpc.ForwardingClientCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
+import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.manager.ChosenCluster;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one routed call: puts its cluster in the call options every pick of the call reads ({@link
- * ChosenCluster}), and drops the call's reference on the cluster once, when the response headers
- * arrive (gRFC A31: the call is committed, no pick follows) or when the call closes without them.
+ * ChosenCluster}), with the request hash its route's hash policies produced (gRFC A42; as
+ * {@link XdsClusterPolicy#REQUEST_HASH}, which it replaces: a route's policy is the operator's),
+ * and drops the call's reference on the cluster once, when the response headers arrive (gRFC A31:
+ * the call is committed, no pick follows) or when the call closes without them.
  */
 final class ClusterCallInterceptor implements ClientInterceptor {
   private final ClusterRefs.ClusterRef ref;
+  private final @Nullable Long requestHash;
   private final AtomicBoolean released = new AtomicBoolean();
 
   /** @param ref the call's reference, already taken */
   ClusterCallInterceptor(ClusterRefs.ClusterRef ref) {
+    this(ref, null);
+  }
+
+  /**
+   * @param ref the call's reference, already taken
+   * @param requestHash the hash of the route's hash policies, or null when they produced none
+   */
+  ClusterCallInterceptor(ClusterRefs.ClusterRef ref, @Nullable Long requestHash) {
     this.ref = ref;
+    this.requestHash = requestHash;
   }
 
   @Override
   public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     ClientCall<Q, R> call;
     try {
-      call = next.newCall(method, options.withOption(ChosenCluster.KEY, ref.cluster()));
+      CallOptions routed = options.withOption(ChosenCluster.KEY, ref.cluster());
+      if (requestHash != null) {
+        routed = routed.withOption(XdsClusterPolicy.REQUEST_HASH, requestHash);
+      }
+      call = next.newCall(method, routed);
     } catch (RuntimeException e) {
       release();
       throw e;

@@ -7,7 +7,9 @@ import io.jxds.api.internal.route.VirtualHostSelector;
 import io.jxds.api.model.ListenerUpdate;
 import io.jxds.api.model.RouteConfigurationUpdate;
 import io.jxds.api.model.route.VirtualHost;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -42,6 +44,13 @@ public final class ListenerRouteSource implements RouteSource {
   private @Nullable String rdsName;
   private @Nullable WatchHandle rdsWatch;
   private @Nullable RdsWatcher rdsWatcher;
+  /** The listener's {@code max_stream_duration}, every route's default timeout (gRFC A31). */
+  private Optional<Duration> listenerTimeout = Optional.empty();
+  /** The routes in use and where they came from, rebuilt when the listener's timeout changes. */
+  private @Nullable RouteConfigurationUpdate lastRoutes;
+  private String lastWhich = "";
+  /** The channel's id for the {@code io.grpc.channel_id} hash policy (gRFC A42): one per channel. */
+  private final long channelId = ThreadLocalRandom.current().nextLong();
   /** Whether the sink has routes (not an error) in force. */
   private boolean routing;
   private @Nullable String lastError;
@@ -77,6 +86,8 @@ public final class ListenerRouteSource implements RouteSource {
   }
 
   private void onListener(ListenerUpdate listener) {
+    boolean timeoutChanged = !listener.maxStreamDuration().equals(listenerTimeout);
+    listenerTimeout = listener.maxStreamDuration();
     if (listener.inlineRouteConfiguration().isPresent()) {
       cancelRds();
       onRoutes(listener.inlineRouteConfiguration().get(), "the inline route configuration");
@@ -84,6 +95,9 @@ public final class ListenerRouteSource implements RouteSource {
     }
     String name = listener.rdsName().orElseThrow();
     if (name.equals(rdsName)) {
+      if (timeoutChanged && routing && lastRoutes != null) {
+        onRoutes(lastRoutes, lastWhich); // the same routes with the listener's new default timeout
+      }
       return; // the same route configuration: its watch carries on
     }
     cancelRds();
@@ -99,7 +113,9 @@ public final class ListenerRouteSource implements RouteSource {
       fail(where + ": " + which + " has no virtual host whose domains match authority " + request.authority());
       return;
     }
-    VirtualHostRoutes table = new VirtualHostRoutes(host, random, where);
+    lastRoutes = routes;
+    lastWhich = which;
+    VirtualHostRoutes table = new VirtualHostRoutes(host, random, where, listenerTimeout, channelId);
     logger.debug("{}: routing by virtual host {} of {}, clusters {}", where, host.name(), which, table.clusters());
     routing = true;
     lastError = null;

@@ -6,13 +6,20 @@ import java.util.Objects;
 /** A {@link RouteTable}'s answer for one call. */
 public sealed interface RouteChoice {
   /**
-   * The call goes to {@code cluster}.
+   * The call goes to {@code cluster}, with its route's timeout, retries and request hash.
    *
    * @param cluster one of the table's {@link RouteTable#clusters()}
+   * @param config what the route sets on the call ({@link RouteCallConfig#NONE}: nothing)
    */
-  record ToCluster(String cluster) implements RouteChoice {
+  record ToCluster(String cluster, RouteCallConfig config) implements RouteChoice {
     public ToCluster {
       Objects.requireNonNull(cluster, "cluster");
+      Objects.requireNonNull(config, "config");
+    }
+
+    /** The call goes to {@code cluster}, with nothing set by its route. */
+    public ToCluster(String cluster) {
+      this(cluster, RouteCallConfig.NONE);
     }
   }
 

@@ -1,11 +1,13 @@
 package io.jxds.balancer.internal.resolver;
 
 import io.grpc.LoadBalancer.PickSubchannelArgs;
+import io.grpc.NameResolver;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,7 @@ final class TableRouter implements CallRouter {
   private final SynchronizationContext syncContext;
   private final ClusterRefs refs;
   private final Object methodConfig;
+  private final NameResolver.@Nullable ServiceConfigParser parser;
   private final String name;
   /** {@link Installed}, or {@link CallRoute.Failed} while every call fails; null before either. */
   private volatile Object current;
@@ -35,6 +38,16 @@ final class TableRouter implements CallRouter {
    * @param name the target, for errors
    */
   TableRouter(SynchronizationContext syncContext, ClusterRefs refs, Object methodConfig, String name) {
+    this(syncContext, refs, methodConfig, null, name);
+  }
+
+  /**
+   * @param parser the channel's service-config parser, for the routes' own method configs (gRFC
+   *     A31: timeouts, retries; {@link RouteCallConfig})
+   */
+  TableRouter(SynchronizationContext syncContext, ClusterRefs refs, Object methodConfig,
+      NameResolver.@Nullable ServiceConfigParser parser, String name) {
+    this.parser = parser;
     this.syncContext = Objects.requireNonNull(syncContext, "syncContext");
     this.refs = Objects.requireNonNull(refs, "refs");
     this.methodConfig = Objects.requireNonNull(methodConfig, "methodConfig");
@@ -88,14 +101,15 @@ final class TableRouter implements CallRouter {
       if (choice instanceof RouteChoice.Fail fail) {
         return new CallRoute.Failed(fail.status());
       }
-      String cluster = ((RouteChoice.ToCluster) choice).cluster();
+      RouteChoice.ToCluster to = (RouteChoice.ToCluster) choice;
+      String cluster = to.cluster();
       ClusterRefs.ClusterRef ref = installed.refs.get(cluster);
       if (ref == null) {
         return new CallRoute.Failed(Status.UNAVAILABLE.withDescription(
             name + ": the route chose cluster " + cluster + ", which the route table does not list"));
       }
       if (ref.tryRetain()) {
-        return new CallRoute.Routed(methodConfig, new ClusterCallInterceptor(ref));
+        return to.config().route(ref, call, methodConfig, parser);
       }
       // The table was replaced and dropped its last reference meanwhile: route by the new one.
     }

@@ -145,7 +145,7 @@ final class XdsNameResolver extends NameResolver {
     }
     lastFailure = null;
     refs = new ClusterRefs(syncContext, args.getScheduledExecutorService(), this::publish);
-    router = new TableRouter(syncContext, refs, methodConfig.getConfig(), target.uri());
+    router = new TableRouter(syncContext, refs, methodConfig.getConfig(), args.getServiceConfigParser(), target.uri());
     attributes = ConfigSelectorAdapter.attach(
         Attributes.newBuilder().set(XdsClusterPolicy.XDS_CLIENT_ATTRIBUTE, lease.client()).build(), router);
     logger.debug("{}: watching listener {} for authority {}", target.uri(), listenerName.getValue(), authority);

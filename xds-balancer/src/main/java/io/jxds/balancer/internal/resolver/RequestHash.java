@@ -1,0 +1,130 @@
+package io.jxds.balancer.internal.resolver;
+
+import io.grpc.Metadata;
+import io.jxds.api.model.route.HashPolicy;
+import io.jxds.api.model.route.RegexRewrite;
+import io.jxds.balancer.internal.hash.XxHash64;
+import java.util.Iterator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A route's {@code hash_policy} evaluated for one call (gRFC A42), once, when the route is chosen:
+ * entries in order; a {@code header} entry hashes the header's value (xxHash64, seed 0, of the
+ * ASCII string, after its {@code regex_rewrite}) read as a route's header matcher reads it (several
+ * values joined with {@code ","}; {@code -bin} and pseudo-headers produce nothing;
+ * {@code content-type} reads {@code application/grpc}); {@code filter_state io.grpc.channel_id}
+ * hashes the channel's id. The first hash is taken as is, each later one combined as
+ * {@code rotateLeft(hash, 1) ^ next}; a terminal entry ends the evaluation once there is a hash.
+ * Immutable: built once per route table, with each header's {@code Metadata.Key} made once.
+ */
+public final class RequestHash {
+  private static final String CONTENT_TYPE = "content-type";
+
+  private final Entry[] entries;
+  private final long channelIdHash;
+
+  /**
+   * Prepares a route's policies (public for the benchmarks).
+   *
+   * @param policies the route's hash policies
+   * @param channelId the channel's random id, for {@code io.grpc.channel_id}
+   */
+  public RequestHash(List<HashPolicy> policies, long channelId) {
+    this.entries = new Entry[policies.size()];
+    for (int i = 0; i < entries.length; i++) {
+      HashPolicy p = policies.get(i);
+      if (p instanceof HashPolicy.Header h) {
+        entries[i] = new Entry(false, key(h.name()), h.name().equals(CONTENT_TYPE), h.rewrite().orElse(null),
+            h.terminal());
+      } else {
+        entries[i] = new Entry(true, null, false, null, p.terminal());
+      }
+    }
+    this.channelIdHash = XxHash64.hash(longBytes(channelId), 0);
+  }
+
+  /** Whether the route has any hash policy. */
+  boolean isEmpty() {
+    return entries.length == 0;
+  }
+
+  /**
+   * The call's hash.
+   *
+   * @param headers the call's headers
+   * @return the hash, or null when no entry produced one (the cluster's own source decides then:
+   *     the application's {@code REQUEST_HASH}, the {@code hashHeader}, else a random hash)
+   */
+  public @Nullable Long hash(Metadata headers) {
+    boolean any = false;
+    long hash = 0;
+    for (Entry e : entries) {
+      Long next = e.channelId ? Long.valueOf(channelIdHash) : headerHash(e, headers);
+      if (next != null) {
+        hash = any ? Long.rotateLeft(hash, 1) ^ next : next;
+        any = true;
+        if (e.terminal) {
+          break;
+        }
+      }
+    }
+    return any ? hash : null;
+  }
+
+  private static @Nullable Long headerHash(Entry e, Metadata headers) {
+    String value;
+    if (e.contentType) {
+      value = "application/grpc";
+    } else {
+      Metadata.Key<String> k = e.header;
+      if (k == null) {
+        return null;
+      }
+      Iterable<String> values = headers.getAll(k);
+      if (values == null) {
+        return null;
+      }
+      Iterator<String> it = values.iterator();
+      if (!it.hasNext()) {
+        return null;
+      }
+      value = it.next();
+      if (it.hasNext()) {
+        StringBuilder joined = new StringBuilder(value);
+        while (it.hasNext()) {
+          joined.append(',').append(it.next());
+        }
+        value = joined.toString();
+      }
+    }
+    if (e.rewrite != null) {
+      value = e.rewrite.rewrite(value);
+    }
+    return XxHash64.hash(value);
+  }
+
+  /** A header entry's key; null for a name no call can carry as text (so it produces nothing). */
+  private static Metadata.@Nullable Key<String> key(String name) {
+    if (name.startsWith(":") || name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.equals(CONTENT_TYPE)) {
+      return null;
+    }
+    try {
+      return Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static byte[] longBytes(long v) {
+    byte[] b = new byte[8];
+    for (int i = 0; i < 8; i++) {
+      b[i] = (byte) (v >>> (8 * i));
+    }
+    return b;
+  }
+
+  /** One entry: the channel id, or a header (its key null when no call can carry it as text). */
+  private record Entry(boolean channelId, Metadata.@Nullable Key<String> header, boolean contentType,
+      @Nullable RegexRewrite rewrite, boolean terminal) {}
+}
