@@ -25,6 +25,8 @@ final class FakeControlPlane implements SoakControlPlane {
   private final FakeAdsServer server = FakeAdsServer.loopback();
   private Map<String, Message> clusters = Map.of();
   private Map<String, Message> endpoints = Map.of();
+  private Map<String, Message> listeners = Map.of();
+  private Map<String, Message> routeConfigs = Map.of();
   private long maxStreamId;
   private volatile Thread recycler;
   private int badNonce;
@@ -39,7 +41,8 @@ final class FakeControlPlane implements SoakControlPlane {
   }
 
   @Override
-  public synchronized void publish(List<ClusterModel> model, IntUnaryOperator ports, boolean newerVersion) {
+  public synchronized void publish(List<ClusterModel> model, RouteModel routes, IntUnaryOperator ports,
+      boolean newerVersion) {
     Map<String, Message> c = new LinkedHashMap<>();
     Map<String, Message> e = new LinkedHashMap<>();
     for (ClusterModel m : model) {
@@ -55,6 +58,24 @@ final class FakeControlPlane implements SoakControlPlane {
     if (newerVersion || !e.equals(endpoints)) {
       server.setResources(FakeAdsServer.ENDPOINTS_TYPE_URL, e);
       endpoints = e;
+    }
+    Map<String, Message> l = new LinkedHashMap<>();
+    Map<String, Message> r = new LinkedHashMap<>();
+    for (RouteModel.ListenerModel m : routes.listeners) {
+      if (!m.deleted) {
+        l.put(m.name, m.listenerProto());
+      }
+      if (m.rds) {
+        r.put(m.routesName(), m.routesProto());
+      }
+    }
+    if (newerVersion || !l.equals(listeners)) {
+      server.setResources(FakeAdsServer.LISTENER_TYPE_URL, l);
+      listeners = l;
+    }
+    if (newerVersion || !r.equals(routeConfigs)) {
+      server.setResources(FakeAdsServer.ROUTE_TYPE_URL, r);
+      routeConfigs = r;
     }
   }
 

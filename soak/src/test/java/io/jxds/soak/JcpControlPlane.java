@@ -5,6 +5,8 @@ import io.envoyproxy.controlplane.cache.v3.Snapshot;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -42,6 +44,10 @@ final class JcpControlPlane implements SoakControlPlane {
   private int port;
   private long clustersVersion;
   private long endpointsVersion;
+  private long listenersVersion;
+  private long routesVersion;
+  private List<Listener> listeners = List.of();
+  private List<RouteConfiguration> routeConfigs = List.of();
   private List<Cluster> clusters = List.of();
   private List<ClusterLoadAssignment> endpoints = List.of();
 
@@ -55,7 +61,8 @@ final class JcpControlPlane implements SoakControlPlane {
   }
 
   @Override
-  public synchronized void publish(List<ClusterModel> model, IntUnaryOperator ports, boolean newerVersion) {
+  public synchronized void publish(List<ClusterModel> model, RouteModel routes, IntUnaryOperator ports,
+      boolean newerVersion) {
     List<Cluster> c = new ArrayList<>();
     List<ClusterLoadAssignment> e = new ArrayList<>();
     for (ClusterModel m : model) {
@@ -72,6 +79,24 @@ final class JcpControlPlane implements SoakControlPlane {
       endpointsVersion++;
       endpoints = e;
     }
+    List<Listener> l = new ArrayList<>();
+    List<RouteConfiguration> r = new ArrayList<>();
+    for (RouteModel.ListenerModel m : routes.listeners) {
+      if (!m.deleted) {
+        l.add(m.listenerProto());
+      }
+      if (m.rds) {
+        r.add(m.routesProto());
+      }
+    }
+    if (newerVersion || !l.equals(listeners)) {
+      listenersVersion++;
+      listeners = l;
+    }
+    if (newerVersion || !r.equals(routeConfigs)) {
+      routesVersion++;
+      routeConfigs = r;
+    }
     if (cache != null) {
       cache.setSnapshot(GROUP, snapshot());
     }
@@ -79,7 +104,7 @@ final class JcpControlPlane implements SoakControlPlane {
 
   private Snapshot snapshot() {
     return Snapshot.create(clusters, "c" + clustersVersion, endpoints, "e" + endpointsVersion,
-        List.of(), "l0", List.of(), "r0", List.of(), "s0");
+        listeners, "l" + listenersVersion, routeConfigs, "r" + routesVersion, List.of(), "s0");
   }
 
   @Override
@@ -120,7 +145,12 @@ final class JcpControlPlane implements SoakControlPlane {
 
   @Override
   public synchronized String version(String typeUrl) {
-    return typeUrl.equals(FakeAdsServer.CLUSTER_TYPE_URL) ? "c" + clustersVersion : "e" + endpointsVersion;
+    return switch (typeUrl) {
+      case FakeAdsServer.CLUSTER_TYPE_URL -> "c" + clustersVersion;
+      case FakeAdsServer.LISTENER_TYPE_URL -> "l" + listenersVersion;
+      case FakeAdsServer.ROUTE_TYPE_URL -> "r" + routesVersion;
+      default -> "e" + endpointsVersion;
+    };
   }
 
   /** java-control-plane versions each resource by a hash of its content (VersionedResource). */

@@ -2,6 +2,7 @@ package io.jxds.soak;
 
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One soak operation. Every operation is a value chosen by {@link OpGenerator} from the seed and
@@ -176,6 +177,66 @@ sealed interface Op {
     }
   }
 
+  /** An operation that only changes one listener or its routes at the control plane. */
+  sealed interface RouteOp extends Op {
+    String listener();
+
+    void apply(RouteModel.ListenerModel l);
+  }
+
+  /** The route's clusters get these weights (a cluster left out leaves the route; a new one joins it). */
+  record RouteClusters(String listener, boolean lane, Map<String, Integer> weights) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.route(lane).clear();
+      l.route(lane).putAll(weights);
+    }
+
+    @Override
+    public String describe() {
+      return "route-clusters " + listener + " " + (lane ? "lane" : "default") + " " + weights;
+    }
+  }
+
+  /** The lane route's path prefix and header matcher. */
+  record RouteMatcher(String listener, String prefix, String value, boolean invert) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.lanePrefix = prefix;
+      l.laneValue = value;
+      l.invert = invert;
+    }
+
+    @Override
+    public String describe() {
+      return "route-matcher " + listener + " prefix " + prefix + " header " + (invert ? "!" : "") + value;
+    }
+  }
+
+  record DeleteListener(String listener) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.deleted = true;
+    }
+
+    @Override
+    public String describe() {
+      return "delete-listener " + listener;
+    }
+  }
+
+  record RestoreListener(String listener) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.deleted = false;
+    }
+
+    @Override
+    public String describe() {
+      return "restore-listener " + listener;
+    }
+  }
+
   /** Stops the control plane; {@code opsDuring} operations run before it starts again. */
   record StopControlPlane(int downMillis, int opsDuring) implements Op {
     @Override
@@ -210,6 +271,15 @@ sealed interface Op {
     @Override
     public String describe() {
       return "open-channel ch" + channel + " " + cluster + (viaPool ? " (bootstrap pool)" : " (XDS_CLIENT_ARG)");
+    }
+  }
+
+  /** A channel on {@code xds:///LISTENER} whose RPCs carry {@code lane} in the lane header. */
+  record OpenRoutedChannel(int channel, String listener, String lane, boolean viaPool) implements Op {
+    @Override
+    public String describe() {
+      return "open-routed-channel ch" + channel + " xds:///" + listener + " lane " + lane
+          + (viaPool ? " (bootstrap pool)" : " (XDS_CLIENT_ARG)");
     }
   }
 

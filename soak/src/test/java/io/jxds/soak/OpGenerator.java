@@ -54,6 +54,10 @@ final class OpGenerator {
 
   private Op draw() {
     boolean outage = !model.controlPlaneUp;
+    // Route changes, about one operation in five (a draw that does not fit the model is redrawn).
+    if (random.nextInt(100) < 30) {
+      return outage ? null : routeOp();
+    }
     int r = random.nextInt(100);
     if (r < 45) {
       return configOp();
@@ -123,7 +127,8 @@ final class OpGenerator {
     }
     // java-control-plane withholds every CDS response while a watched name is missing from its
     // snapshot, so in JCP mode only a cluster no channel uses is deleted.
-    if (mode == SoakConfig.Mode.JCP && model.channelsOn(c.name) > 0) {
+    // Nor one that routes name: a channel opened on the listener later would watch it.
+    if (mode == SoakConfig.Mode.JCP && (model.watchers(c.name) > 0 || model.routes.references(c.name))) {
       return null;
     }
     return new Op.DeleteCluster(c.name);
@@ -140,6 +145,18 @@ final class OpGenerator {
   private Op channelOp() {
     List<Integer> open = new ArrayList<>(model.channels.keySet());
     int r = random.nextInt(3);
+    if (r == 0 && open.size() < MAX_CHANNELS && random.nextInt(3) == 0) {
+      if (!model.controlPlaneUp) {
+        return null; // a routed channel opens with the control plane up (cached listeners only are not modelled)
+      }
+      List<RouteModel.ListenerModel> listeners = model.routes.listeners;
+      RouteModel.ListenerModel l = listeners.get(random.nextInt(listeners.size()));
+      if (l.deleted && mode == SoakConfig.Mode.JCP) {
+        return null;
+      }
+      return new Op.OpenRoutedChannel(model.nextChannelId, l.name, RouteModel.LANES[random.nextInt(2)],
+          random.nextInt(3) == 0);
+    }
     if (r == 0 && open.size() < MAX_CHANNELS) {
       ClusterModel c = model.clusters.get(random.nextInt(model.clusters.size()));
       if (c.deleted && mode == SoakConfig.Mode.JCP) {
@@ -154,6 +171,74 @@ final class OpGenerator {
       return new Op.IdleChannel(open.get(random.nextInt(open.size())));
     }
     return null;
+  }
+
+  /**
+   * A change of one listener or its routes: weights, clusters joining and leaving a route, the lane
+   * route's matchers, the listener deleted or restored. A route never names a deleted cluster when
+   * the change is made (a cluster routes name may be deleted later, FakeAdsServer mode only).
+   */
+  private Op routeOp() {
+    List<RouteModel.ListenerModel> listeners = model.routes.listeners;
+    RouteModel.ListenerModel l = listeners.get(random.nextInt(listeners.size()));
+    boolean lane = random.nextBoolean();
+    java.util.Map<String, Integer> current = l.route(lane);
+    int kind = random.nextInt(10);
+    if (kind < 4) {
+      if (current.size() < 2) {
+        return null;
+      }
+      java.util.Map<String, Integer> weights = new java.util.LinkedHashMap<>();
+      int sum = 0;
+      for (String c : current.keySet()) {
+        int w = random.nextInt(5);
+        weights.put(c, w);
+        sum += w;
+      }
+      return sum == 0 ? null : new Op.RouteClusters(l.name, lane, weights);
+    }
+    if (kind < 6) {
+      List<String> candidates = new ArrayList<>();
+      for (ClusterModel c : model.clusters) {
+        if (!c.deleted && !current.containsKey(c.name)) {
+          candidates.add(c.name);
+        }
+      }
+      if (current.size() >= 3 || candidates.isEmpty()) {
+        return null;
+      }
+      java.util.Map<String, Integer> weights = new java.util.LinkedHashMap<>(current);
+      if (weights.size() == 1) {
+        weights.replaceAll((c, w) -> Math.max(w, 1));
+      }
+      weights.put(candidates.get(random.nextInt(candidates.size())), 1 + random.nextInt(4));
+      return new Op.RouteClusters(l.name, lane, weights);
+    }
+    if (kind < 7) {
+      if (current.size() < 2) {
+        return null;
+      }
+      List<String> names = new ArrayList<>(current.keySet());
+      java.util.Map<String, Integer> weights = new java.util.LinkedHashMap<>(current);
+      weights.remove(names.get(random.nextInt(names.size())));
+      if (weights.values().stream().mapToInt(Integer::intValue).sum() == 0) {
+        weights.replaceAll((c, w) -> 1);
+      }
+      return new Op.RouteClusters(l.name, lane, weights);
+    }
+    if (kind < 9) {
+      String prefix = RouteModel.PREFIXES[random.nextInt(3) == 0 ? 1 : 0];
+      return new Op.RouteMatcher(l.name, prefix, RouteModel.LANES[random.nextInt(2)], random.nextInt(4) == 0);
+    }
+    if (l.deleted) {
+      return new Op.RestoreListener(l.name);
+    }
+    // java-control-plane withholds every LDS response while a watched name is missing from its
+    // snapshot: as with clusters, only a listener no channel uses is deleted there.
+    if (mode == SoakConfig.Mode.JCP && model.channelsOn(l.name) > 0) {
+      return null;
+    }
+    return new Op.DeleteListener(l.name);
   }
 
   private Op.ConfigOp configOp() {

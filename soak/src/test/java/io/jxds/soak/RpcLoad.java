@@ -63,9 +63,10 @@ final class RpcLoad implements AutoCloseable {
 
   private void issue(SoakChannel ch) {
     long start = System.nanoTime();
+    long seq = ch.issued.getAndIncrement();
     ch.inFlight.incrementAndGet();
     ClientCalls.asyncUnaryCall(
-        ch.channel.newCall(SoakBackends.WHO, CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MILLIS,
+        ch.calls.newCall(SoakBackends.WHO, CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MILLIS,
             TimeUnit.MILLISECONDS)),
         EMPTY,
         new StreamObserver<>() {
@@ -80,14 +81,14 @@ final class RpcLoad implements AutoCloseable {
           public void onError(Throwable t) {
             ch.inFlight.decrementAndGet();
             Status s = Status.fromThrowable(t);
-            sink.accept(new RpcResult(ch, start, System.nanoTime(), -1, s.getCode(),
+            sink.accept(new RpcResult(ch, seq, start, System.nanoTime(), -1, s.getCode(),
                 s.getDescription() == null ? "" : s.getDescription()));
           }
 
           @Override
           public void onCompleted() {
             ch.inFlight.decrementAndGet();
-            sink.accept(new RpcResult(ch, start, System.nanoTime(), backend, Status.Code.OK, ""));
+            sink.accept(new RpcResult(ch, seq, start, System.nanoTime(), backend, Status.Code.OK, ""));
           }
         });
   }

@@ -5,9 +5,10 @@ import io.grpc.Status;
 /**
  * One finished RPC.
  *
+ * @param seq the RPC's number among those issued on its channel, from 0
  * @param backend the backend index that answered, or -1 if the RPC failed
  */
-record RpcResult(SoakChannel channel, long startNanos, long endNanos, int backend, Status.Code code,
+record RpcResult(SoakChannel channel, long seq, long startNanos, long endNanos, int backend, Status.Code code,
     String description) {
   static final String DROP_TEXT = "dropped by load balancer";
 

@@ -1,15 +1,28 @@
 package io.jxds.soak;
 
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** One channel on {@code xds-cluster:///CLUSTER} under load, with what the harness expects of it. */
+/**
+ * One channel under load, with what the harness expects of it: on {@code xds-cluster:///CLUSTER}
+ * ({@link #cluster} is the cluster), or on {@code xds:///LISTENER} ({@link #cluster} is the
+ * listener's name, {@link #lane} the value its RPCs carry in the lane header).
+ */
 final class SoakChannel {
   final int id;
   final String cluster;
+  /** For an {@code xds:///} channel: the lane header's value; else null. */
+  final String lane;
   final ManagedChannel channel;
+  /** What RPCs are issued on: the channel, with the lane header attached for an {@code xds:///} one. */
+  final Channel calls;
   final AtomicInteger inFlight = new AtomicInteger();
+  /** RPCs issued so far; the next one's {@link RpcResult#seq()}. */
+  final AtomicLong issued = new AtomicLong();
   final AtomicReference<Sample> sample = new AtomicReference<>();
   /** Set before shutdown: its RPCs are cancelled, which is no failure of the client. */
   volatile boolean closing;
@@ -20,10 +33,29 @@ final class SoakChannel {
   volatile boolean cold;
   /** The last converged expectation was FAIL: failures are expected. */
   volatile boolean expectFailures;
+  /**
+   * The grace-window keys whose windows excuse this channel's failures: its cluster; for an {@code
+   * xds:///} channel the listener's key and every cluster its routes name (during a route change,
+   * those of the old routes and of the new).
+   */
+  volatile Set<String> excuseKeys;
+  /**
+   * For an {@code xds:///} channel: texts a failure may contain without breaking an invariant, as
+   * its routes lead some calls to a cluster that fails them (deleted, no usable endpoint) or the
+   * listener is deleted. A route change itself excuses nothing.
+   */
+  volatile Set<String> failTexts = Set.of();
 
-  SoakChannel(int id, String cluster, ManagedChannel channel) {
+  SoakChannel(int id, String cluster, String lane, ManagedChannel channel, Channel calls) {
     this.id = id;
     this.cluster = cluster;
+    this.lane = lane;
     this.channel = channel;
+    this.calls = calls;
+    this.excuseKeys = Set.of(cluster);
+  }
+
+  boolean routed() {
+    return lane != null;
   }
 }

@@ -9,10 +9,11 @@ interface SoakControlPlane extends AutoCloseable {
   String serverUri();
 
   /**
-   * States the clusters (deleted ones left out). A type's version changes only when its resources
+   * States the clusters and listeners (deleted ones left out) and the route configurations of the
+   * listeners that use RDS (all of them). A type's version changes only when its resources
    * changed, or when {@code newerVersion}. While stopped, the change is kept for the next start.
    */
-  void publish(List<ClusterModel> clusters, IntUnaryOperator portOfBackend, boolean newerVersion);
+  void publish(List<ClusterModel> clusters, RouteModel routes, IntUnaryOperator portOfBackend, boolean newerVersion);
 
   void stop() throws InterruptedException;
 

@@ -17,8 +17,10 @@ final class SoakModel {
   static final String[] ZONES = {"z0", "z1", "z2", "z3", "z4", "z5", "z6", "z7"};
 
   final List<ClusterModel> clusters = new ArrayList<>();
+  /** The listeners of the {@code xds:///} channels and their routes. */
+  final RouteModel routes = new RouteModel();
   final boolean[] alive;
-  /** Open channels: id to cluster name, in opening order. */
+  /** Open channels: id to cluster name (or listener name, for {@code xds:///} channels), in opening order. */
   final Map<Integer, String> channels = new LinkedHashMap<>();
   int nextChannelId;
   boolean controlPlaneUp = true;
@@ -78,6 +80,23 @@ final class SoakModel {
     return n;
   }
 
+  /**
+   * Channels that make the client watch {@code cluster}: those on {@code xds-cluster:///cluster},
+   * and those on a listener (not deleted) whose routes name it.
+   */
+  int watchers(String cluster) {
+    int n = 0;
+    for (String target : channels.values()) {
+      if (target.equals(cluster)) {
+        n++;
+      } else if (routes.isListener(target)) {
+        RouteModel.ListenerModel l = routes.listener(target);
+        n += !l.deleted && l.clusters().contains(cluster) ? 1 : 0;
+      }
+    }
+    return n;
+  }
+
   int deadBackends() {
     int n = 0;
     for (boolean a : alive) {
@@ -90,6 +109,11 @@ final class SoakModel {
   void apply(Op op) {
     if (op instanceof Op.ConfigOp c) {
       c.apply(cluster(c.cluster()));
+    } else if (op instanceof Op.RouteOp r) {
+      r.apply(routes.listener(r.listener()));
+    } else if (op instanceof Op.OpenRoutedChannel o) {
+      channels.put(o.channel(), o.listener());
+      nextChannelId = Math.max(nextChannelId, o.channel() + 1);
     } else if (op instanceof Op.Recycle r) {
       apply(r.during());
     } else if (op instanceof Op.Hold h) {
@@ -100,7 +124,7 @@ final class SoakModel {
       served = new LinkedHashMap<>();
       for (ClusterModel c : clusters) {
         ClusterModel retained = lastSeen.get(c.name);
-        served.put(c.name, channelsOn(c.name) == 0 && retained != null ? retained : c.copy());
+        served.put(c.name, watchers(c.name) == 0 && retained != null ? retained : c.copy());
       }
     } else if (op instanceof Op.StartControlPlane) {
       controlPlaneUp = true;

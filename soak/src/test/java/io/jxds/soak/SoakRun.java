@@ -1,9 +1,13 @@
 package io.jxds.soak;
 
+import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.stub.MetadataUtils;
 import io.jxds.api.ResourceState;
 import io.jxds.api.ResourceStatus;
 import io.jxds.api.XdsClient;
@@ -157,7 +161,7 @@ final class SoakRun implements AutoCloseable {
     generator = new OpGenerator(random, model, config.mode(), config.skip());
     backends = new SoakBackends(SoakConfig.BACKENDS);
     controlPlane = config.mode() == SoakConfig.Mode.JCP ? new JcpControlPlane() : new FakeControlPlane();
-    controlPlane.publish(model.clusters, ports(), false);
+    controlPlane.publish(model.clusters, model.routes, ports(), false);
     previousBootstrap = System.getProperty(BOOTSTRAP_PROPERTY);
     System.setProperty(BOOTSTRAP_PROPERTY, bootstrap());
     lease = XdsClientPool.shared().acquire();
@@ -176,11 +180,14 @@ final class SoakRun implements AutoCloseable {
     for (ClusterModel c : model.clusters) {
       warmUp.add(excuses.open(c.name, System.nanoTime()));
     }
+    for (RouteModel.ListenerModel l : model.routes.listeners) {
+      warmUp.add(excuses.open(listenerKey(l.name), System.nanoTime()));
+    }
     for (int i = 0; i < SoakConfig.CLUSTERS; i++) {
       step(new Op.OpenChannel(model.nextChannelId, "c" + i, i % 3 == 0));
     }
-    step(new Op.OpenChannel(model.nextChannelId, "c0", false));
-    step(new Op.OpenChannel(model.nextChannelId, "c1", true));
+    step(new Op.OpenRoutedChannel(model.nextChannelId, "svc0", "a", true));
+    step(new Op.OpenRoutedChannel(model.nextChannelId, "svc1", "b", false));
     setupEndMillis = elapsedMillis();
     for (Excuses.Window w : warmUp) {
       w.end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
@@ -256,11 +263,52 @@ final class SoakRun implements AutoCloseable {
     if (op instanceof Op.ConfigOp c) {
       windows.add(excuses.open(c.cluster(), now));
       model.apply(op);
-      controlPlane.publish(model.clusters, ports(), false);
+      controlPlane.publish(model.clusters, model.routes, ports(), false);
       return CONVERGE;
+    }
+    if (op instanceof Op.RouteOp r) {
+      if (op instanceof Op.DeleteListener || op instanceof Op.RestoreListener) {
+        windows.add(excuses.open(listenerKey(r.listener()), now));
+      }
+      // A route change opens no grace window: no call may fail because of it. The channels on the
+      // listener may meet the failures of the clusters of the old routes and of the new.
+      model.apply(op);
+      for (SoakChannel ch : channels.values()) {
+        if (ch.routed() && ch.cluster.equals(r.listener())) {
+          ch.excuseKeys = union(ch.excuseKeys, routedKeys(ch));
+          ch.failTexts = union(ch.failTexts, routedFailTexts(ch));
+        }
+      }
+      controlPlane.publish(model.clusters, model.routes, ports(), false);
+      return CONVERGE;
+    }
+    if (op instanceof Op.OpenRoutedChannel o) {
+      windows.add(excuses.open(listenerKey(o.listener()), now));
+      model.apply(op);
+      ManagedChannelBuilder<?> builder =
+          Grpc.newChannelBuilder("xds:///" + o.listener(), InsecureChannelCredentials.create())
+              .executor(callbacks);
+      if (!o.viaPool()) {
+        builder.setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client);
+      }
+      ManagedChannel managed = builder.build();
+      Metadata headers = new Metadata();
+      headers.put(Metadata.Key.of(RouteModel.LANE_HEADER, Metadata.ASCII_STRING_MARSHALLER), o.lane());
+      SoakChannel ch = new SoakChannel(o.channel(), o.listener(), o.lane(), managed,
+          ClientInterceptors.intercept(managed, MetadataUtils.newAttachHeadersInterceptor(headers)));
+      ch.excuseKeys = routedKeys(ch);
+      ch.failTexts = routedFailTexts(ch);
+      channels.put(ch.id, ch);
+      load.add(ch);
+      return CONVERGE_AFTER_OPEN;
     }
     if (op instanceof Op.StopControlPlane s) {
       Set<String> watched = new HashSet<>(model.channels.values());
+      for (SoakChannel ch : channels.values()) {
+        if (ch.routed() && !model.routes.listener(ch.cluster).deleted) {
+          watched.addAll(model.routes.listener(ch.cluster).clusters());
+        }
+      }
       watchedAtStop = watched;
       model.apply(op);
       controlPlane.stop();
@@ -279,7 +327,7 @@ final class SoakRun implements AutoCloseable {
         }
       }
       model.apply(op);
-      controlPlane.publish(model.clusters, ports(), s.newerVersion());
+      controlPlane.publish(model.clusters, model.routes, ports(), s.newerVersion());
       controlPlane.start();
       report.controlPlaneRestarts++;
       return CONVERGE_AFTER_START;
@@ -311,7 +359,8 @@ final class SoakRun implements AutoCloseable {
       if (!o.viaPool()) {
         builder.setNameResolverArg(XdsClusterPolicy.XDS_CLIENT_ARG, client);
       }
-      SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), builder.build());
+      ManagedChannel managed = builder.build();
+      SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), null, managed, managed);
       ch.cold = !model.controlPlaneUp && !cached;
       ch.expectFailures = Expectation.of(model.visible(o.cluster()), model.alive).kind() == Expectation.Kind.FAIL;
       channels.put(ch.id, ch);
@@ -320,7 +369,7 @@ final class SoakRun implements AutoCloseable {
     }
     if (op instanceof Op.CloseChannel c) {
       SoakChannel ch = channels.remove(c.channel());
-      windows.add(excuses.open(ch.cluster, now));
+      windows.add(excuses.open(key(ch), now));
       ch.closing = true;
       load.remove(ch);
       model.apply(op);
@@ -328,14 +377,16 @@ final class SoakRun implements AutoCloseable {
       if (!ch.channel.awaitTermination(5, TimeUnit.SECONDS)) {
         throw new SoakViolation("ch" + ch.id + " did not terminate within 5 s of shutdownNow");
       }
-      if (model.channelsOn(ch.cluster) == 0) {
-        lastWatched.put(ch.cluster, System.nanoTime());
+      for (String cluster : watchedClusters(ch)) {
+        if (model.watchers(cluster) == 0) {
+          lastWatched.put(cluster, System.nanoTime());
+        }
       }
       return CONVERGE;
     }
     if (op instanceof Op.IdleChannel i) {
       SoakChannel ch = channels.get(i.channel());
-      windows.add(excuses.open(ch.cluster, now));
+      windows.add(excuses.open(key(ch), now));
       ch.channel.enterIdle();
       return CONVERGE;
     }
@@ -349,7 +400,7 @@ final class SoakRun implements AutoCloseable {
       controlPlane.recycle(true);
       model.apply(op);
       // A newer version even if the change was a no-op: the server must have something to send.
-      controlPlane.publish(model.clusters, ports(), true);
+      controlPlane.publish(model.clusters, model.routes, ports(), true);
       Thread.sleep(r.millis());
       controlPlane.recycle(false);
       long opened = controlPlane.streamsOpened() - before;
@@ -367,7 +418,7 @@ final class SoakRun implements AutoCloseable {
       windows.add(excuses.open(h.during().cluster(), now));
       fake.holdResponses();
       model.apply(op);
-      controlPlane.publish(model.clusters, ports(), false);
+      controlPlane.publish(model.clusters, model.routes, ports(), false);
       Thread.sleep(h.millis());
       fake.releaseResponses();
       return CONVERGE;
@@ -397,7 +448,7 @@ final class SoakRun implements AutoCloseable {
       return true;
     }
     for (SoakChannel ch : channels.values()) {
-      if (ch.cluster.equals(cluster) && !ch.cold) {
+      if (watchedClusters(ch).contains(cluster) && !ch.cold) {
         return true;
       }
     }
@@ -417,11 +468,18 @@ final class SoakRun implements AutoCloseable {
     if (r.ok() || r.dropped() || ch.closing || ch.cold || ch.expectFailures) {
       return;
     }
-    if (excuses.covers(ch.cluster, r.startNanos(), r.endNanos())) {
-      return;
+    for (String text : ch.failTexts) {
+      if (r.code() == Status.Code.UNAVAILABLE && r.description().contains(text)) {
+        return;
+      }
     }
-    violations.add("during operation #" + opNumber + ": an RPC failed outside any grace window of its cluster: "
-        + r.describe());
+    for (String key : ch.excuseKeys) {
+      if (excuses.covers(key, r.startNanos(), r.endNanos())) {
+        return;
+      }
+    }
+    violations.add("during operation #" + opNumber + ": an RPC failed outside any grace window of its "
+        + (ch.routed() ? "listener and clusters" : "cluster") + ": " + r.describe());
   }
 
   private void checkViolations() {
@@ -468,12 +526,21 @@ final class SoakRun implements AutoCloseable {
     checkViolations();
     long now = System.nanoTime();
     for (SoakChannel ch : channels.values()) {
-      ch.expectFailures = Expectation.of(model.visible(ch.cluster), model.alive).kind() == Expectation.Kind.FAIL;
+      if (ch.routed()) {
+        ch.excuseKeys = routedKeys(ch);
+        ch.failTexts = routedFailTexts(ch);
+      } else {
+        ch.expectFailures = Expectation.of(model.visible(ch.cluster), model.alive).kind() == Expectation.Kind.FAIL;
+      }
       if (model.controlPlaneUp) {
         ch.cold = false;
-        model.lastSeen.put(ch.cluster, model.cluster(ch.cluster).copy());
+        for (String cluster : watchedClusters(ch)) {
+          model.lastSeen.put(cluster, model.cluster(cluster).copy());
+        }
       }
-      lastWatched.put(ch.cluster, now);
+      for (String cluster : watchedClusters(ch)) {
+        lastWatched.put(cluster, now);
+      }
     }
   }
 
@@ -489,18 +556,20 @@ final class SoakRun implements AutoCloseable {
     long start = System.nanoTime();
     for (SoakChannel ch : channels.values()) {
       if (!ch.cold) {
-        Sample s = new Sample(start, size);
+        Sample s = new Sample(sampleSize(ch, size, shares));
         ch.sample.set(s);
+        s.begin(ch.issued.get());
         samples.put(ch, s);
       }
     }
     try {
       // Enough time for the sample at 200 RPC/s (allowing 100) plus one RPC deadline, within the converge bound.
-      long wait = Math.min(deadline, start + TimeUnit.MILLISECONDS.toNanos(size * 10L + RpcLoad.DEADLINE_MILLIS + 500));
+      int most = shares ? Math.max(size, ROUTED_SHARE_SAMPLE) : size;
+      long wait = Math.min(deadline, start + TimeUnit.MILLISECONDS.toNanos(most * 10L + RpcLoad.DEADLINE_MILLIS + 500));
       for (var e : samples.entrySet()) {
         if (!e.getValue().await(wait)) {
-          return "ch" + e.getKey().id + " (" + e.getKey().cluster + "): only " + e.getValue().size() + " of " + size
-              + " RPCs finished in time";
+          return "ch" + e.getKey().id + " (" + e.getKey().cluster + "): only " + e.getValue().size() + " of "
+              + sampleSize(e.getKey(), size, shares) + " RPCs finished in time";
         }
       }
     } finally {
@@ -510,6 +579,14 @@ final class SoakRun implements AutoCloseable {
     }
     for (var e : samples.entrySet()) {
       SoakChannel ch = e.getKey();
+      if (ch.routed()) {
+        String why = RoutedJudge.judge(model, ch, e.getValue().results(), shares);
+        if (why != null) {
+          return "ch" + ch.id + " (" + model.routes.listener(ch.cluster).describe() + ", lane " + ch.lane + "): "
+              + why;
+        }
+        continue;
+      }
       Expectation exp = Expectation.of(model.visible(ch.cluster), model.alive);
       String why = judge(ch, exp, e.getValue().results(), shares);
       if (why != null) {
@@ -519,7 +596,7 @@ final class SoakRun implements AutoCloseable {
     return null;
   }
 
-  private static String judge(SoakChannel ch, Expectation exp, List<RpcResult> results, boolean shares) {
+  static String judge(SoakChannel ch, Expectation exp, List<RpcResult> results, boolean shares) {
     Map<Integer, Integer> counts = new HashMap<>();
     int ok = 0;
     int dropped = 0;
@@ -572,9 +649,19 @@ final class SoakRun implements AutoCloseable {
       return "client status: not connected";
     }
     Set<String> watched = new TreeSet<>();
+    Set<String> listeners = new TreeSet<>();
     for (SoakChannel ch : channels.values()) {
       if (!ch.cold) {
-        watched.add(ch.cluster);
+        watched.addAll(watchedClusters(ch));
+      }
+      if (ch.routed()) {
+        listeners.add(ch.cluster);
+      }
+    }
+    for (String name : listeners) {
+      String why = listenerStatus(status, model.routes.listener(name));
+      if (why != null) {
+        return why;
       }
     }
     for (String name : watched) {
@@ -605,6 +692,84 @@ final class SoakRun implements AutoCloseable {
       }
     }
     return null;
+  }
+
+  /** The listener (DOES_NOT_EXIST once deleted) and its route configuration at the control plane's versions. */
+  private String listenerStatus(XdsClientStatus status, RouteModel.ListenerModel l) {
+    String lds = FakeAdsServer.LISTENER_TYPE_URL;
+    Optional<ResourceStatus> listener = status.resource(lds, l.name);
+    if (listener.isEmpty()) {
+      return "client status lacks Listener " + l.name;
+    }
+    if (l.deleted) {
+      return listener.get().state() == ResourceState.DOES_NOT_EXIST ? null
+          : "client status: deleted Listener " + l.name + " is " + listener.get().state();
+    }
+    String why = versionMismatch(listener.get(), lds, l.name);
+    if (why != null || !l.rds) {
+      return why;
+    }
+    String rds = FakeAdsServer.ROUTE_TYPE_URL;
+    Optional<ResourceStatus> routes = status.resource(rds, l.routesName());
+    if (routes.isEmpty()) {
+      return "client status lacks RouteConfiguration " + l.routesName();
+    }
+    return versionMismatch(routes.get(), rds, l.routesName());
+  }
+
+  // ------------------------------------------------------------------ xds:/// channels
+
+  /** Number of RPCs of a share check on an {@code xds:///} channel: weighted clusters are drawn at random. */
+  static final int ROUTED_SHARE_SAMPLE = 300;
+
+  private static int sampleSize(SoakChannel ch, int size, boolean shares) {
+    return shares && ch.routed() ? ROUTED_SHARE_SAMPLE : size;
+  }
+
+  static String listenerKey(String listener) {
+    return "listener " + listener;
+  }
+
+  /** The grace-window key of operations on the channel itself (open, close, idle). */
+  private static String key(SoakChannel ch) {
+    return ch.routed() ? listenerKey(ch.cluster) : ch.cluster;
+  }
+
+  /** The clusters the channel makes the client watch. */
+  private Set<String> watchedClusters(SoakChannel ch) {
+    if (!ch.routed()) {
+      return Set.of(ch.cluster);
+    }
+    RouteModel.ListenerModel l = model.routes.listener(ch.cluster);
+    return l.deleted ? Set.of() : l.clusters();
+  }
+
+  private Set<String> routedKeys(SoakChannel ch) {
+    Set<String> keys = new HashSet<>(model.routes.listener(ch.cluster).clusters());
+    keys.add(listenerKey(ch.cluster));
+    return Set.copyOf(keys);
+  }
+
+  /** What the clusters of the channel's route (or its deleted listener) fail calls with now. */
+  private Set<String> routedFailTexts(SoakChannel ch) {
+    RouteModel.ListenerModel l = model.routes.listener(ch.cluster);
+    Set<String> texts = new HashSet<>();
+    if (l.deleted) {
+      texts.add(RoutedJudge.deletedText(l));
+    }
+    for (String cluster : l.clusters()) {
+      Expectation e = Expectation.of(model.visible(cluster), model.alive);
+      if (e.kind() == Expectation.Kind.FAIL) {
+        texts.add(e.failText());
+      }
+    }
+    return Set.copyOf(texts);
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new HashSet<>(a);
+    out.addAll(b);
+    return Set.copyOf(out);
   }
 
   /** State of the world: the type's version; delta: the resource's own. */

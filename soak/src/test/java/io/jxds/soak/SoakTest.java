@@ -14,14 +14,18 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * A randomized soak of jxds against real control planes, all on 127.0.0.1 in one JVM: 24 gRPC
- * backends, 6 clusters, up to 9 channels on {@code xds-cluster:///NAME} under a steady load (about
- * 200 RPC/s each, 5 s deadline), and a seeded sequence of operations: endpoints added, removed, re-weighted and
- * marked unhealthy; locality weights; priorities renumbered; localities moved between priorities
- * (also the same zone at two priorities); drops; clusters deleted and re-added; the control plane
- * stopped for 0–5 s (while channels open, close and idle, and the config changes) and restarted on
- * the same port; backends killed and restarted on the same port; channels opened, closed and sent
- * idle; streams broken; the server closing each stream after a response; and, with FakeAdsServer
- * only, responses held and invalid resources sent.
+ * backends, 6 clusters, 2 listeners ({@code svc0} with its routes over RDS, {@code svc1} inline;
+ * see {@link RouteModel}), up to 9 channels on {@code xds-cluster:///CLUSTER} or {@code
+ * xds:///LISTENER} under a steady load (about 200 RPC/s each, 5 s deadline; an {@code xds:///}
+ * channel's RPCs carry a lane header), and a seeded sequence of operations: endpoints added,
+ * removed, re-weighted and marked unhealthy; locality weights; priorities renumbered; localities
+ * moved between priorities (also the same zone at two priorities); drops; clusters deleted and
+ * re-added; the control plane stopped for 0–5 s (while channels open, close and idle, and the
+ * config changes) and restarted on the same port; backends killed and restarted on the same port;
+ * channels opened, closed and sent idle; streams broken; the server closing each stream after a
+ * response; routes changed (weights, clusters joining and leaving a route, the lane route's path
+ * prefix and header matcher, {@code invert_match} included) and listeners deleted and restored;
+ * and, with FakeAdsServer only, responses held and invalid resources sent.
  *
  * <p>After every operation, within a bounded wait (15 s; 30 s after a control-plane start, which
  * covers reconnect backoff and a deletion postponed to the 15 s does-not-exist timer; 20 s after a
@@ -43,6 +47,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       for clusters the client has cached: they must keep routing. The one place a client cannot
  *       route is a channel opened during an outage on a cluster it has never cached: its RPCs may
  *       wait or fail until the control plane is back, and it must converge then.
+ *   <li><b>Routes</b> ({@code xds:///} channels, {@link RoutedJudge}): each RPC takes the route its
+ *       path and lane header match (gRFC A28, first match wins), then a cluster drawn by weight, and
+ *       fits that cluster's expectation above; each backend's share is within 5 σ of the weighted
+ *       draws (and drops) plus 3 points of its expected share over 300 RPCs. A route change opens no
+ *       grace window: an RPC that fails while routes change breaks the run, unless it fails as a
+ *       cluster of the listener's routes fails every call (deleted, no usable endpoint, all
+ *       down). A deleted listener fails every RPC UNAVAILABLE with "listener NAME does not exist";
+ *       restored, its channels route again. In java-control-plane mode only a listener no channel
+ *       uses is deleted (SimpleCache withholds a response missing a watched name), and no cluster
+ *       a route names is.
  *   <li><b>Deletion</b>: FakeAdsServer mode deletes clusters that channels use; their RPCs must fail
  *       UNAVAILABLE with "cluster NAME does not exist", and the client's status must say
  *       DOES_NOT_EXIST. java-control-plane never reports the removal of a name a client still
@@ -50,9 +64,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       no channel uses are deleted; what the client promises there is that a name nobody
  *       watches leaves the wire at once, so that the other clusters keep getting updates, and
  *       that a re-added cluster routes again when a channel opens on it.
- *   <li><b>Status</b>: for every cluster with a channel, the shared client's {@code status()} holds
+ *   <li><b>Status</b>: for every cluster with a channel (or named by the routes of a channel's
+ *       listener), the shared client's {@code status()} holds
  *       the Cluster and its ClusterLoadAssignment at the control plane's current version, ACKED
- *       (NACKED only after the soak sent an invalid one at that version), and it is connected.
+ *       (NACKED only after the soak sent an invalid one at that version), and it is connected; for
+ *       every listener with a channel, the Listener (DOES_NOT_EXIST once deleted) and its
+ *       RouteConfiguration likewise.
  *   <li><b>Streams</b>: exactly one ADS stream open to the control plane (all channels share one
  *       client); at most one stream opened by an ordinary operation, three by a break or a start,
  *       and no reconnect storm (at most 2 per second + 3) while the server closes each stream
@@ -70,7 +87,7 @@ class SoakTest {
   private static final Duration CI_DURATION = Duration.ofSeconds(30);
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 11, CI_DURATION, Integer.MAX_VALUE,
@@ -78,7 +95,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void fakeAdsServerDeltaBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.FAKE, 13, CI_DURATION, Integer.MAX_VALUE,
@@ -86,7 +103,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 12, CI_DURATION, Integer.MAX_VALUE,
@@ -94,7 +111,7 @@ class SoakTest {
   }
 
   @Test
-  @Timeout(120)
+  @Timeout(180)
   @DisabledIfSystemProperty(named = "jxds.soak.duration", matches = ".+")
   void javaControlPlaneDeltaBounded() throws Exception {
     run(new SoakConfig(SoakConfig.Mode.JCP, 14, CI_DURATION, Integer.MAX_VALUE,

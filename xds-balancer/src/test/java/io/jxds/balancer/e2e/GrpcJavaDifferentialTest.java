@@ -35,6 +35,7 @@ import io.jxds.testing.TestBackend;
 import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * jxds's {@code xds:///} channel beside grpc-java's own (grpc-xds's resolver, on the same class
@@ -114,7 +116,8 @@ class GrpcJavaDifferentialTest {
   void weightedSplitsLandWithinTheSameBounds() {
     serve("split", vhost("*", route(prefix("/"), weighted("stable", 90, "canary", 10))));
     for (Channel channel : pair("split")) {
-      BackendCalls.awaitCalls(channel, 20, Poll.DEFAULT_TIMEOUT, w -> !w.containsKey(BackendCalls.FAILED));
+      // The class's first calls: both clients connect and the JVM warms up (more than 10 s at load 20).
+      BackendCalls.awaitCalls(channel, 20, Duration.ofSeconds(30), w -> !w.containsKey(BackendCalls.FAILED));
 
       Map<String, Integer> window = BackendCalls.calls(channel, 1_000);
 
@@ -247,6 +250,34 @@ class GrpcJavaDifferentialTest {
     Map<String, Map<String, String>> verdicts = verdicts(FakeAdsServer.ROUTE_TYPE_URL);
     assertThat(verdicts.get(GRPC_JAVA_NODE)).containsEntry("redirect-routes", "NACK");
     assertThat(verdicts.get(JXDS_NODE)).containsEntry("redirect-routes", "ACK");
+  }
+
+  @Test
+  @Timeout(60)
+  void differsATrailingDotDomainPanicsGrpcJavasChannelAndJxdsRoutesByIt() {
+    // istiod 1.28+ adds each host's FQDN with a trailing dot to its virtual host's domains: a
+    // trailing dot names the same host. grpc-java's matchHostName throws IllegalArgumentException
+    // ("Invalid pattern/domain name") on it in the channel's SynchronizationContext, and the
+    // channel panics: every call fails INTERNAL. The calls have deadlines and the test a timeout,
+    // so a grpc-java that hung instead would fail this test, not hang the build.
+    String host = "dot.ns.svc.cluster.local";
+    serve(host,
+        vhost("other", List.of("other.example"), route(prefix("/"), cluster("a"))),
+        vhost("istio", List.of(host + "."), route(prefix("/"), cluster("b"))));
+    List<ManagedChannel> pair = pair(host);
+
+    assertThat(outcome(pair.get(1), 5)).as("jxds").isEqualTo("b");
+    StatusRuntimeException panic = org.assertj.core.api.Assertions.catchThrowableOfType(
+        StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(pair.get(0), TestBackend.NAME_METHOD,
+            CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[0]));
+    assertThat(panic).as("grpc-java's call").isNotNull();
+    assertThat(panic.getStatus().getCode()).as("grpc-java: %s", panic.getStatus()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(panic.getStatus().getDescription()).startsWith("Panic!");
+    assertThat(panic.getStatus().getCause()).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid pattern/domain name");
+    assertThat(outcome(pair.get(0), 3)).as("grpc-java's channel stays panicked").isEqualTo("INTERNAL");
+    // Both clients accept the resources: grpc-java throws only when its resolver matches domains.
+    assertSameAcksAndNacks(host);
   }
 
   // ------------------------------------------------------------------------------------------
