@@ -4,16 +4,19 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A validated Cluster (CDS resource) of discovery type EDS.
+ * A validated Cluster (CDS resource) of discovery type EDS or LOGICAL_DNS (gRFC A37).
  *
  * @param clusterName the cluster's {@code name}
  * @param edsServiceName the name to watch endpoints under: {@code eds_cluster_config.service_name},
- *     or the cluster name when that is empty
+ *     or the cluster name when that is empty; a LOGICAL_DNS cluster's is its name (it keys the
+ *     circuit breaker and load reports, nothing is watched under it)
  * @param lrsEnabled whether {@code lrs_server} asks for load reports to the same control plane
  * @param maxConcurrentRequests the circuit breaker's {@code max_requests} for priority DEFAULT, an
  *     unsigned 32-bit value (default {@value #DEFAULT_MAX_CONCURRENT_REQUESTS})
  * @param lbPolicy the endpoint-picking policy
  * @param upstreamTls present when the cluster's {@code transport_socket} asks for TLS
+ * @param logicalDns present when the cluster is of type LOGICAL_DNS: the name whose addresses are
+ *     its one endpoint (then nothing is watched under {@code edsServiceName})
  */
 public record ClusterUpdate(
     String clusterName,
@@ -21,7 +24,8 @@ public record ClusterUpdate(
     boolean lrsEnabled,
     long maxConcurrentRequests,
     LbPolicy lbPolicy,
-    Optional<UpstreamTlsSettings> upstreamTls) {
+    Optional<UpstreamTlsSettings> upstreamTls,
+    Optional<LogicalDns> logicalDns) {
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
@@ -34,6 +38,7 @@ public record ClusterUpdate(
    * @param maxConcurrentRequests in [0, 2^32-1]
    * @param lbPolicy the endpoint-picking policy
    * @param upstreamTls the TLS settings, empty for plaintext
+   * @param logicalDns the DNS name of a LOGICAL_DNS cluster, empty for an EDS cluster
    * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
    *     range
    */
@@ -42,6 +47,7 @@ public record ClusterUpdate(
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(lbPolicy, "lbPolicy");
     Objects.requireNonNull(upstreamTls, "upstreamTls");
+    Objects.requireNonNull(logicalDns, "logicalDns");
     if (clusterName.isEmpty()) {
       throw new IllegalArgumentException("clusterName must not be empty");
     }
@@ -52,6 +58,28 @@ public record ClusterUpdate(
       throw new IllegalArgumentException(
           "maxConcurrentRequests must be in [0, 2^32-1], got " + maxConcurrentRequests);
     }
+  }
+
+  /**
+   * An EDS cluster.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
+  public ClusterUpdate(
+      String clusterName,
+      String edsServiceName,
+      boolean lrsEnabled,
+      long maxConcurrentRequests,
+      LbPolicy lbPolicy,
+      Optional<UpstreamTlsSettings> upstreamTls) {
+    this(clusterName, edsServiceName, lrsEnabled, maxConcurrentRequests, lbPolicy, upstreamTls, Optional.empty());
   }
 
   /**
@@ -68,6 +96,7 @@ public record ClusterUpdate(
         false,
         DEFAULT_MAX_CONCURRENT_REQUESTS,
         LbPolicy.ROUND_ROBIN,
+        Optional.empty(),
         Optional.empty());
   }
 }
