@@ -158,7 +158,8 @@ public final class CdsBalancer extends LoadBalancer {
         config.failoverTimeout(),
         config.childRetention(),
         new EndpointPolicy(current.lbPolicy(), config.hashHeader()),
-        current.lrsEnabled());
+        current.lrsEnabled(),
+        current.logicalDns());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)

@@ -1,8 +1,10 @@
 package io.jxds.balancer.internal.eds;
 
+import io.jxds.api.model.LogicalDns;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the CDS layer tells the EDS layer.
@@ -14,6 +16,8 @@ import java.util.Objects;
  * @param childRetention how long the priority layer keeps a deactivated child
  * @param policy how each priority picks its endpoints (a change re-feeds the priorities)
  * @param loadReporting whether the cluster's {@code lrs_server} asks for load reports (LRS)
+ * @param logicalDns a LOGICAL_DNS cluster's name (gRFC A37): its endpoint comes from DNS, nothing is
+ *     watched; empty for an EDS cluster
  */
 public record EdsConfig(
     String cluster,
@@ -22,13 +26,23 @@ public record EdsConfig(
     Duration failoverTimeout,
     Duration childRetention,
     EndpointPolicy policy,
-    boolean loadReporting) {
+    boolean loadReporting,
+    Optional<LogicalDns> logicalDns) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(failoverTimeout, "failoverTimeout");
     Objects.requireNonNull(childRetention, "childRetention");
     Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(logicalDns, "logicalDns");
+  }
+
+  /** An EDS cluster's config. */
+  public EdsConfig(
+      String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
+      Duration childRetention, EndpointPolicy policy, boolean loadReporting) {
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, policy, loadReporting,
+        Optional.empty());
   }
 
   /** A round-robin cluster's config, without load reporting. */
@@ -36,6 +50,6 @@ public record EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention) {
     this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention,
-        EndpointPolicy.ROUND_ROBIN, false);
+        EndpointPolicy.ROUND_ROBIN, false, Optional.empty());
   }
 }
