@@ -7,9 +7,11 @@ import java.util.Optional;
  * One thing a push changes for traffic ({@link PlanDiff}).
  *
  * @param kind what changed
- * @param cluster the cluster it concerns; empty for a resource's verdict
+ * @param cluster the cluster it concerns; empty for a resource's verdict, a listener and a route
+ *     (but a route's cluster for {@link Kind#ROUTE_SHARE})
  * @param subject what in the cluster: an endpoint's address, a locality, a drop category, a
- *     resource ({@code CDS "payments"}); empty for the cluster itself
+ *     resource ({@code CDS "payments"}), a listener ({@code listener svc}), a route
+ *     ({@code route svc/vh/split}); empty for the cluster itself
  * @param before the value before, as text ({@code 1/4}, {@code SERVING}, {@code absent})
  * @param after the value after, as text
  * @param delta for a share or drop rate, after minus before
@@ -37,6 +39,22 @@ public record Change(Kind kind, String cluster, String subject, String before, S
     CIRCUIT_BREAKER,
     /** What connections require of TLS changes. */
     TLS,
+    /** A listener appears. */
+    LISTENER_ADDED,
+    /** A listener goes away: its channels fail. */
+    LISTENER_REMOVED,
+    /** A listener's state changes, e.g. its route configuration goes missing. */
+    LISTENER_STATE,
+    /** A route appears (subject {@code route LISTENER/VIRTUAL_HOST/ROUTE}). */
+    ROUTE_ADDED,
+    /** A route goes away. */
+    ROUTE_REMOVED,
+    /** A route's position, match or action changes. */
+    ROUTE_CHANGED,
+    /** A cluster's share of a route's calls moves (from or to 0 when it comes or goes). */
+    ROUTE_SHARE,
+    /** A cluster that a route named before is named by none after: no call reaches it. */
+    CLUSTER_UNROUTED,
     /** A resource would be NACKed after the push. */
     NACK
   }

@@ -6,11 +6,12 @@ import java.util.List;
 /**
  * What a push changes for traffic: the differences between the plans of two snapshots, cluster by
  * cluster (shares that move and by how much, priority changes, clusters left without usable
- * endpoints), and the resources a client would NACK after it. What a control plane's CI wants to
+ * endpoints), route by route (routes added, removed or changed, weights that move, clusters no
+ * route names any more), and the resources a client would NACK after it. What a control plane's CI wants to
  * see before rolling a change out.
  *
  * @param changes every change, cluster by cluster in the after snapshot's order, then removed
- *     clusters, then NACKs
+ *     clusters, then listeners and routes (and clusters no route names any more), then NACKs
  * @param after the plan after the push
  */
 public record PlanDiff(List<Change> changes, TrafficPlan after) {

@@ -12,8 +12,8 @@ import java.util.Optional;
  * @param source where it came from ({@link XdsResource#source()})
  * @param nack the line jxds writes into the NACK's {@code error_detail} for it, exactly (a response
  *     NACKs with one line per rejected resource); empty when accepted
- * @param validated false for a type jxds reads but does not validate yet (Listener,
- *     RouteConfiguration): such a resource is reported accepted
+ * @param validated whether the verdict is the client's decoder's: true for every type the toolkit
+ *     reads (Cluster, ClusterLoadAssignment, Listener, RouteConfiguration)
  * @param ignoredFields fields it sets that gRPC clients ignore
  */
 public record ResourceVerdict(

@@ -7,12 +7,18 @@ import com.google.protobuf.Duration;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.HealthCheck;
+import io.envoyproxy.envoy.config.listener.v3.Listener;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
-import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.FakeAdsServerExtension;
@@ -38,6 +44,33 @@ class CheckTest {
           .setTypeUrl(ResourceTypes.CLUSTER_TYPE_URL).addResources(com.google.protobuf.Any.pack(bad)).build()).check();
       assertThat(check.resource("CDS", "payments").orElseThrow().nack()).hasValue(sent);
       assertThat(sent).contains("lrs_server must be self");
+    }
+  }
+
+  @Test
+  void listenerAndRouteConfigurationNacksAreExactlyWhatARealClientSends() throws Exception {
+    Listener badListener = Listener.newBuilder().setName("svc").build(); // no api_listener
+    RouteConfiguration badRoutes = XdsResources.route("svc-routes").virtualHost(VirtualHost.newBuilder()
+        .setName("vh").addDomains("*").addRoutes(Route.newBuilder().setMatch(RouteMatch.newBuilder().setPrefix("/"))
+            .setRoute(RouteAction.newBuilder().setWeightedClusters(WeightedCluster.newBuilder()
+                .addClusters(WeightedCluster.ClusterWeight.newBuilder().setName("a")
+                    .setWeight(UInt32Value.of(0)))))).build())
+        .build();
+    ads.server().setListeners(badListener);
+    ads.server().setRoutes(badRoutes);
+    try (DefaultXdsClient client =
+        XdsClientBuilder.forTarget(ads.server().serverUri(), InsecureChannelCredentials.create()).build()) {
+      client.watchListener("svc", ignoring(), Runnable::run);
+      client.watchRouteConfiguration("svc-routes", ignoring(), Runnable::run);
+      String lds = ads.server().requests().awaitNack(ResourceTypes.LISTENER_TYPE_URL, java.time.Duration.ofSeconds(5))
+          .errorMessage();
+      String rds = ads.server().requests()
+          .awaitNack(ResourceTypes.ROUTE_CONFIGURATION_TYPE_URL, java.time.Duration.ofSeconds(5)).errorMessage();
+
+      CheckReport check = Snapshot.of(badListener, badRoutes).check();
+      assertThat(check.resource("LDS", "svc").orElseThrow().nack()).hasValue(lds);
+      assertThat(check.resource("RDS", "svc-routes").orElseThrow().nack()).hasValue(rds);
+      assertThat(rds).contains("weight must sum to [1, 4294967295]");
     }
   }
 
@@ -100,10 +133,10 @@ class CheckTest {
     assertThat(s.plan().cluster("p").orElseThrow().maxConcurrentRequests()).isEqualTo(7);
   }
 
-  private static ResourceWatcher<ClusterUpdate> ignoring() {
+  private static <T> ResourceWatcher<T> ignoring() {
     return new ResourceWatcher<>() {
       @Override
-      public void onUpdate(ClusterUpdate value) {}
+      public void onUpdate(T value) {}
 
       @Override
       public void onResourceDoesNotExist(String name) {}

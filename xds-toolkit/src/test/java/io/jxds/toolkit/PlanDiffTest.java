@@ -79,4 +79,34 @@ class PlanDiffTest {
     assertThat(PlanDiff.between(before, after).changes()).extracting(Change::kind)
         .containsExactly(Change.Kind.CLUSTER_ADDED, Change.Kind.CLUSTER_REMOVED);
   }
+
+  private static Snapshot routed(io.envoyproxy.envoy.config.route.v3.Route... routes) {
+    return Snapshot.of(XdsResources.listener("svc").rdsRouteConfig("r").build(),
+        RoutePlanTest.routes("r", RoutePlanTest.host("vh", java.util.List.of("*"), routes)));
+  }
+
+  @Test
+  void routeChangesAreReported() {
+    Snapshot before = routed(
+        RoutePlanTest.route("split", RoutePlanTest.prefix("/a.A/"), RoutePlanTest.weighted("a", 90, "b", 10)),
+        RoutePlanTest.route("old", RoutePlanTest.prefix("/b.B/"), RoutePlanTest.cluster("c")),
+        RoutePlanTest.route("rest", RoutePlanTest.prefix("/"), RoutePlanTest.cluster("a")));
+    Snapshot after = routed(
+        RoutePlanTest.route("split", RoutePlanTest.prefix("/a.A/"), RoutePlanTest.weighted("a", 50, "b", 50)),
+        RoutePlanTest.route("new", RoutePlanTest.prefix("/d.D/"), RoutePlanTest.cluster("b")),
+        RoutePlanTest.route("rest", RoutePlanTest.prefix("/"), RoutePlanTest.cluster("a")));
+
+    PlanDiff diff = PlanDiff.between(before, after);
+
+    assertThat(diff.ofKind(Change.Kind.ROUTE_SHARE)).containsExactly(
+        new Change(Change.Kind.ROUTE_SHARE, "a", "route svc/vh/split", "9/10", "1/2", Optional.of(Fraction.of(-2, 5))),
+        new Change(Change.Kind.ROUTE_SHARE, "b", "route svc/vh/split", "1/10", "1/2", Optional.of(Fraction.of(2, 5))));
+    assertThat(diff.ofKind(Change.Kind.ROUTE_ADDED)).singleElement()
+        .satisfies(c -> assertThat(c.subject()).isEqualTo("route svc/vh/new"))
+        .satisfies(c -> assertThat(c.after()).isEqualTo("#1 prefix \"/d.D/\" -> b"));
+    assertThat(diff.ofKind(Change.Kind.ROUTE_REMOVED)).extracting(Change::subject).containsExactly("route svc/vh/old");
+    assertThat(diff.ofKind(Change.Kind.CLUSTER_UNROUTED)).singleElement()
+        .satisfies(c -> assertThat(c.cluster()).isEqualTo("c"));
+    assertThat(PlanDiff.between(before, before).isEmpty()).isTrue();
+  }
 }

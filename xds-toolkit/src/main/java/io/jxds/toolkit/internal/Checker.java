@@ -13,6 +13,8 @@ import io.jxds.api.internal.ResourceDecoding;
 import io.jxds.api.internal.UnpackedResource;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
+import io.jxds.api.model.ListenerUpdate;
+import io.jxds.api.model.RouteConfigurationUpdate;
 import io.jxds.client.internal.cache.ResponseOutcome;
 import io.jxds.toolkit.CheckReport;
 import io.jxds.toolkit.IgnoredField;
@@ -39,7 +41,11 @@ public final class Checker {
       Map<String, ClusterUpdate> clusters,
       Map<String, EndpointsUpdate> endpoints,
       Map<String, ResourceVerdict> clusterVerdicts,
-      Map<String, ResourceVerdict> endpointVerdicts) {}
+      Map<String, ResourceVerdict> endpointVerdicts,
+      Map<String, ListenerUpdate> listeners,
+      Map<String, RouteConfigurationUpdate> routes,
+      Map<String, ResourceVerdict> listenerVerdicts,
+      Map<String, ResourceVerdict> routeVerdicts) {}
 
   private Checker() {}
 
@@ -51,9 +57,17 @@ public final class Checker {
     Map<String, EndpointsUpdate> endpoints = new LinkedHashMap<>();
     Map<String, ResourceVerdict> clusterVerdicts = new LinkedHashMap<>();
     Map<String, ResourceVerdict> endpointVerdicts = new LinkedHashMap<>();
+    Map<String, ListenerUpdate> listeners = new LinkedHashMap<>();
+    Map<String, RouteConfigurationUpdate> routes = new LinkedHashMap<>();
+    Map<String, ResourceVerdict> listenerVerdicts = new LinkedHashMap<>();
+    Map<String, ResourceVerdict> routeVerdicts = new LinkedHashMap<>();
     Map<String, String> seen = new HashMap<>();
-    for (XdsResource resource : resources) {
-      Outcome<?> outcome = decode(resource);
+    // Each resource is decoded on its own (pure functions of its bytes), so in parallel; the verdicts
+    // are then taken in order, as a client applies them.
+    List<Outcome<?>> outcomes = resources.parallelStream().<Outcome<?>>map(Checker::decode).toList();
+    for (int i = 0; i < resources.size(); i++) {
+      XdsResource resource = resources.get(i);
+      Outcome<?> outcome = outcomes.get(i);
       ResourceVerdict v = outcome.verdict;
       verdicts.add(v);
       if (!v.name().isEmpty()) {
@@ -64,23 +78,33 @@ public final class Checker {
               + "): the last one counts, as a client applies resources in order");
         }
       }
-      if (resource.typeUrl().equals(ResourceTypes.CLUSTER_TYPE_URL) && !v.name().isEmpty()) {
-        clusterVerdicts.put(v.name(), v);
-        if (outcome.value instanceof ClusterUpdate c) {
-          clusters.put(v.name(), c);
-        } else {
-          clusters.remove(v.name());
-        }
-      } else if (resource.typeUrl().equals(ResourceTypes.ENDPOINTS_TYPE_URL) && !v.name().isEmpty()) {
-        endpointVerdicts.put(v.name(), v);
-        if (outcome.value instanceof EndpointsUpdate e) {
-          endpoints.put(v.name(), e);
-        } else {
-          endpoints.remove(v.name());
-        }
+      if (v.name().isEmpty()) {
+        continue;
+      }
+      switch (resource.typeUrl()) {
+        case ResourceTypes.CLUSTER_TYPE_URL -> keep(v, outcome.value, ClusterUpdate.class, clusters, clusterVerdicts);
+        case ResourceTypes.ENDPOINTS_TYPE_URL ->
+            keep(v, outcome.value, EndpointsUpdate.class, endpoints, endpointVerdicts);
+        case ResourceTypes.LISTENER_TYPE_URL ->
+            keep(v, outcome.value, ListenerUpdate.class, listeners, listenerVerdicts);
+        case ResourceTypes.ROUTE_CONFIGURATION_TYPE_URL ->
+            keep(v, outcome.value, RouteConfigurationUpdate.class, routes, routeVerdicts);
+        default -> { }
       }
     }
-    return new Checked(new CheckReport(verdicts, allNotes), clusters, endpoints, clusterVerdicts, endpointVerdicts);
+    return new Checked(new CheckReport(verdicts, allNotes), clusters, endpoints, clusterVerdicts, endpointVerdicts,
+        listeners, routes, listenerVerdicts, routeVerdicts);
+  }
+
+  /** The verdict by name, and the value when accepted (a NACKed later one removes an earlier good one). */
+  private static <T> void keep(ResourceVerdict v, Object value, Class<T> type, Map<String, T> values,
+      Map<String, ResourceVerdict> verdicts) {
+    verdicts.put(v.name(), v);
+    if (type.isInstance(value)) {
+      values.put(v.name(), type.cast(value));
+    } else {
+      values.remove(v.name());
+    }
   }
 
   /** A verdict and, when accepted, the model value. */

@@ -1,35 +1,22 @@
 package io.jxds.toolkit.internal;
 
-import com.google.protobuf.Message;
-import io.envoyproxy.envoy.config.listener.v3.Listener;
-import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The resource types the toolkit reads, by type URL, each with the descriptor the client decodes
- * it with. Listener and RouteConfiguration are read (a config dump carries them) but not validated
- * until jxds decodes them: their descriptors here only unpack, through the same path (type URL
- * check, {@code Resource} wrapper, parse errors); the client's own descriptors replace them then.
+ * The resource types the toolkit reads, by type URL, each with the descriptor jxds's client decodes
+ * it with ({@link ResourceTypes}): the verdicts are the client's for all four.
  */
 public final class KnownTypes {
-  public static final String LISTENER_TYPE_URL = "type.googleapis.com/envoy.config.listener.v3.Listener";
-  public static final String ROUTE_TYPE_URL = "type.googleapis.com/envoy.config.route.v3.RouteConfiguration";
-
-  private static final ResourceType<Message> LISTENER =
-      ResourceType.of(LISTENER_TYPE_URL, "LDS", true, Listener.class, Listener::getName, l -> l);
-  private static final ResourceType<Message> ROUTE =
-      ResourceType.of(ROUTE_TYPE_URL, "RDS", false, RouteConfiguration.class, RouteConfiguration::getName, r -> r);
+  public static final String LISTENER_TYPE_URL = ResourceTypes.LISTENER_TYPE_URL;
+  public static final String ROUTE_TYPE_URL = ResourceTypes.ROUTE_CONFIGURATION_TYPE_URL;
 
   private static final Map<String, ResourceType<?>> TYPES = Map.of(
       ResourceTypes.CLUSTER_TYPE_URL, ResourceTypes.CLUSTER,
       ResourceTypes.ENDPOINTS_TYPE_URL, ResourceTypes.ENDPOINTS,
-      LISTENER_TYPE_URL, LISTENER,
-      ROUTE_TYPE_URL, ROUTE);
-
-  private static final Set<String> VALIDATED = Set.of(ResourceTypes.CLUSTER_TYPE_URL, ResourceTypes.ENDPOINTS_TYPE_URL);
+      LISTENER_TYPE_URL, ResourceTypes.LISTENER,
+      ROUTE_TYPE_URL, ResourceTypes.ROUTE_CONFIGURATION);
 
   private KnownTypes() {}
 
@@ -53,9 +40,9 @@ public final class KnownTypes {
     return t == null ? typeUrl : t.shortName();
   }
 
-  /** Whether jxds validates this type (its verdicts are the client's). */
+  /** Whether jxds validates this type (its verdicts are the client's): every type the toolkit reads. */
   public static boolean isValidated(String typeUrl) {
-    return VALIDATED.contains(typeUrl);
+    return isKnown(typeUrl);
   }
 
   /** The list for messages: what the toolkit reads. */

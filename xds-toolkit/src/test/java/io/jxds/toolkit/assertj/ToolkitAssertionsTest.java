@@ -5,9 +5,20 @@ import static io.envoyproxy.envoy.config.core.v3.HealthStatus.UNHEALTHY;
 import static io.jxds.toolkit.assertj.ToolkitAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.Route;
+import io.envoyproxy.envoy.config.route.v3.RouteAction;
+import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.config.route.v3.RouteMatch;
+import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.jxds.testing.XdsResources;
 import io.jxds.toolkit.PlanDiff;
 import io.jxds.toolkit.Snapshot;
+import io.jxds.toolkit.TrafficPlan;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The assertions pass on what the plan says and fail, naming what differs, on what it does not. */
@@ -67,5 +78,47 @@ class ToolkitAssertionsTest {
         .hasMessageContaining("EDS \"payments-eds\": NACK accepted -> NACKED:");
     assertThatThrownBy(() -> assertThat(PlanDiff.between(payments, broken)).keepsEveryClusterServing())
         .hasMessageContaining("payments: STATE SERVING -> ENDPOINTS_NACKED");
+  }
+
+  /** svc: x-version v2 goes to payments-v2; /pkg.S/ splits 90/10 between payments and payments-v2. */
+  private final Snapshot routed = Snapshot.of(XdsResources.listener("svc").rdsRouteConfig("svc-routes").build(),
+      RouteConfiguration.newBuilder().setName("svc-routes").addVirtualHosts(VirtualHost.newBuilder().setName("vh")
+          .addDomains("svc")
+          .addRoutes(Route.newBuilder().setName("v2-by-header").setMatch(RouteMatch.newBuilder().setPrefix("/")
+              .addHeaders(HeaderMatcher.newBuilder().setName("x-version").setExactMatch("v2")))
+              .setRoute(RouteAction.newBuilder().setCluster("payments-v2")))
+          .addRoutes(Route.newBuilder().setName("split").setMatch(RouteMatch.newBuilder().setPrefix("/pkg.S/"))
+              .setRoute(RouteAction.newBuilder().setWeightedClusters(WeightedCluster.newBuilder()
+                  .addClusters(WeightedCluster.ClusterWeight.newBuilder().setName("payments")
+                      .setWeight(UInt32Value.of(90)))
+                  .addClusters(WeightedCluster.ClusterWeight.newBuilder().setName("payments-v2")
+                      .setWeight(UInt32Value.of(10))))))).build());
+
+  @Test
+  void requests() {
+    // docs/toolkit.md:begin
+    assertThat(routed.plan()).request("svc", "/pkg.S/M", Map.of("x-version", "v2")).routesTo("payments-v2");
+    assertThat(routed.plan()).request("svc", "/pkg.S/M").routesTo("payments", "payments-v2")
+        .withShare("payments-v2", 0.1);
+    assertThat(routed.plan()).request("svc", "/other.T/M").failsWithMessageContaining("no route matches");
+    // docs/toolkit.md:end
+
+    assertThatThrownBy(() -> assertThat(routed.plan()).request("svc", "/pkg.S/M").routesTo("payments"))
+        .hasMessage("Expected request svc /pkg.S/M to go to [payments], but it goes to [payments 9/10 (0.900000),"
+            + " payments-v2 1/10 (0.100000)]");
+    assertThatThrownBy(() -> assertThat(routed.plan()).request("svc", "/other.T/M").routesTo("payments"))
+        .hasMessage("Expected request svc /other.T/M to go to [payments], but it fails: listener svc: virtual host vh:"
+            + " no route matches /other.T/M");
+  }
+
+  @Test
+  void readmeExample() throws Exception {
+    Path generated = Path.of(getClass().getResource("/examples/routes.json").toURI());
+    // README.md:begin
+    TrafficPlan plan = Snapshot.read(generated).plan(); // or Snapshot.of(the protos your control plane builds)
+    assertThat(plan).hasNoNacks().request("payments.example.com", "/payments.Payments/Charge")
+        .routesTo("payments", "payments-v2").withShare("payments-v2", 0.1);
+    assertThat(plan).cluster("payments").endpoint("10.0.0.3:8080").hasShare(0.5);
+    // README.md:end
   }
 }

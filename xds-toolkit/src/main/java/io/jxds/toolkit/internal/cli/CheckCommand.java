@@ -35,7 +35,12 @@ final class CheckCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     TrafficPlan plan = Snapshot.read(files.toArray(Path[]::new)).plan();
     int code = plan.check().anyNacked() ? Main.NACKED : 0;
-    spec.commandLine().getOut().print(json ? CheckOutput.json(plan, code) + "\n" : CheckOutput.tables(plan));
+    if (json) {
+      CheckOutput.json(plan, code, spec.commandLine().getOut());
+      spec.commandLine().getOut().print("\n");
+    } else {
+      spec.commandLine().getOut().print(CheckOutput.tables(plan));
+    }
     return code;
   }
 }

@@ -6,10 +6,14 @@ import io.jxds.toolkit.ClusterPlan;
 import io.jxds.toolkit.DropPlan;
 import io.jxds.toolkit.EndpointPlan;
 import io.jxds.toolkit.IgnoredField;
+import io.jxds.toolkit.ListenerPlan;
 import io.jxds.toolkit.LocalityPlan;
 import io.jxds.toolkit.PriorityPlan;
 import io.jxds.toolkit.ResourceVerdict;
+import io.jxds.toolkit.RouteCluster;
+import io.jxds.toolkit.RoutePlan;
 import io.jxds.toolkit.TrafficPlan;
+import io.jxds.toolkit.VirtualHostPlan;
 import io.jxds.toolkit.internal.plan.PlanDiffer;
 import java.util.OptionalInt;
 
@@ -25,6 +29,10 @@ final class CheckOutput {
   static String tables(TrafficPlan plan) {
     StringBuilder out = new StringBuilder();
     resources(plan.check(), out);
+    for (ListenerPlan l : plan.listeners()) {
+      out.append('\n');
+      listener(l, out);
+    }
     for (ClusterPlan c : plan.clusters()) {
       out.append('\n');
       cluster(c, out);
@@ -39,7 +47,7 @@ final class CheckOutput {
     Table t = new Table("  ", "TYPE", "NAME", "VERDICT", "SOURCE");
     for (ResourceVerdict v : check.resources()) {
       t.row(v.type(), v.name().isEmpty() ? "?" : v.name(),
-          !v.accepted() ? "NACK" : v.validated() ? "accepted" : "read (not validated yet)", v.source());
+          v.accepted() ? "accepted" : "NACK", v.source());
     }
     t.print(out);
     for (ResourceVerdict v : check.resources()) {
@@ -53,6 +61,43 @@ final class CheckOutput {
     for (String note : check.notes()) {
       out.append("  note: ").append(note).append('\n');
     }
+  }
+
+  private static void listener(ListenerPlan l, StringBuilder out) {
+    out.append("listener ").append(l.name()).append(": ").append(l.state());
+    if (l.state() == ListenerPlan.State.ROUTING) {
+      out.append(l.inline() ? ", inline routes" : ", routes from " + l.routeConfigurationName());
+    }
+    out.append('\n');
+    if (!l.detail().isEmpty()) {
+      out.append("  ").append(l.detail()).append('\n');
+    }
+    for (VirtualHostPlan h : l.virtualHosts()) {
+      out.append("  virtual host ").append(h.name()).append(": domains ").append(String.join(", ", h.domains()))
+          .append('\n');
+      Table t = new Table("  ", "#", "ROUTE", "MATCH", "CLUSTERS");
+      for (int i = 0; i < h.routes().size(); i++) {
+        RoutePlan r = h.routes().get(i);
+        t.row(String.valueOf(i), r.name(), r.match(), clusters(r));
+      }
+      t.print(out);
+    }
+  }
+
+  /** {@code payments 90 (90.000%), payments-v2 10 (10.000%)}; a single cluster by name. */
+  static String clusters(RoutePlan r) {
+    if (r.notForwarded().isPresent()) {
+      return r.notForwarded().get() + ": calls fail (gRPC does not serve it)";
+    }
+    if (r.clusters().size() == 1) {
+      return r.clusters().get(0).name();
+    }
+    StringBuilder s = new StringBuilder();
+    for (RouteCluster c : r.clusters()) {
+      s.append(s.length() == 0 ? "" : ", ").append(c.name()).append(' ').append(c.weight()).append(" (")
+          .append(String.format(java.util.Locale.ROOT, "%.3f%%", c.share().toDouble() * 100)).append(')');
+    }
+    return s.toString();
   }
 
   private static void cluster(ClusterPlan c, StringBuilder out) {
@@ -111,7 +156,16 @@ final class CheckOutput {
   }
 
   static String json(TrafficPlan plan, int exitCode) {
-    Json j = new Json().begin().string("schema", SCHEMA).number("exitCode", exitCode);
+    return json(plan, exitCode, new Json()).toString();
+  }
+
+  /** Writes the JSON to {@code out} as it goes. */
+  static void json(TrafficPlan plan, int exitCode, java.io.Writer out) {
+    json(plan, exitCode, new Json(out));
+  }
+
+  private static Json json(TrafficPlan plan, int exitCode, Json json) {
+    Json j = json.begin().string("schema", SCHEMA).number("exitCode", exitCode);
     j.beginArray("resources");
     for (ResourceVerdict v : plan.check().resources()) {
       j.beginElement().string("type", v.type()).string("name", v.name()).string("source", v.source())
@@ -132,12 +186,45 @@ final class CheckOutput {
     j.beginArray("notes");
     plan.check().notes().forEach(j::stringElement);
     j.endArray();
+    j.beginArray("listeners");
+    for (ListenerPlan l : plan.listeners()) {
+      listenerJson(l, j);
+    }
+    j.endArray();
     j.beginArray("clusters");
     for (ClusterPlan c : plan.clusters()) {
       clusterJson(c, j);
     }
     j.endArray();
-    return j.end().toString();
+    return j.end();
+  }
+
+  private static void listenerJson(ListenerPlan l, Json j) {
+    j.beginElement().string("name", l.name()).string("state", l.state().name()).string("detail", l.detail())
+        .string("routeConfigurationName", l.routeConfigurationName()).bool("inline", l.inline());
+    j.beginArray("virtualHosts");
+    for (VirtualHostPlan h : l.virtualHosts()) {
+      j.beginElement().string("name", h.name());
+      j.beginArray("domains");
+      h.domains().forEach(j::stringElement);
+      j.endArray();
+      j.beginArray("routes");
+      for (RoutePlan r : h.routes()) {
+        j.beginElement().string("name", r.name()).string("match", r.match());
+        if (r.notForwarded().isPresent()) {
+          j.string("notForwarded", r.notForwarded().get());
+        } else {
+          j.nullValue("notForwarded");
+        }
+        j.beginArray("clusters");
+        for (RouteCluster c : r.clusters()) {
+          j.beginElement().string("name", c.name()).number("weight", c.weight()).fraction("share", c.share()).end();
+        }
+        j.endArray().end();
+      }
+      j.endArray().end();
+    }
+    j.endArray().end();
   }
 
   private static void clusterJson(ClusterPlan c, Json j) {

@@ -5,6 +5,7 @@ import io.jxds.toolkit.Fraction;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.MathContext;
 
@@ -14,10 +15,17 @@ import java.math.MathContext;
  * and the two forms of a {@link Fraction}.
  */
 final class Json {
-  private final StringWriter text = new StringWriter();
-  private final JsonWriter out = new JsonWriter(text);
+  private final Writer text;
+  private final JsonWriter out;
 
   Json() {
+    this(new StringWriter());
+  }
+
+  /** Writes to {@code text} as it goes (a large plan is not held twice). */
+  Json(Writer text) {
+    this.text = text;
+    this.out = new JsonWriter(text);
     out.setIndent("  ");
   }
 
@@ -90,7 +98,7 @@ final class Json {
     try {
       step.run();
     } catch (IOException e) {
-      throw new UncheckedIOException(e); // a StringWriter does not throw
+      throw new UncheckedIOException(e); // a StringWriter or PrintWriter does not throw
     }
     return this;
   }

@@ -11,18 +11,19 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "jxds control-plane toolkit 0.1.0",
     description = "What a gRPC client (jxds) does with your control plane's xDS resources, without running one.",
-    subcommands = {CheckCommand.class, DiffCommand.class},
+    subcommands = {CheckCommand.class, DiffCommand.class, RouteCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every resource is accepted",
       "1:a client would NACK a resource",
       "2:bad input (unreadable file, not xDS JSON, unknown type) or bad arguments",
-      "3:jxds itself failed"})
+      "3:jxds itself failed",
+      "4:route: the request's calls fail (no virtual host, no route, a route that does not forward)"})
 final class JxdsCommand implements Runnable {
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "name a command: check or diff");
+    throw new ParameterException(spec.commandLine(), "name a command: check, diff or route");
   }
 }

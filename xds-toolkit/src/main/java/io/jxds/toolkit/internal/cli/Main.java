@@ -7,12 +7,14 @@ import picocli.CommandLine;
 /**
  * {@code ./jxds}: the control-plane toolkit's command line (docs/toolkit.md). Exit codes: 0 all
  * is accepted, 1 a client would NACK something, 2 bad input or bad arguments (a message naming the
- * file and line, never a stack trace), 3 jxds itself failed.
+ * file and line, never a stack trace), 3 jxds itself failed, 4 ({@code route}) the request's calls
+ * fail.
  */
 public final class Main {
   static final int NACKED = 1;
   static final int BAD_INPUT = 2;
   static final int FAILED = 3;
+  static final int NOT_ROUTED = 4;
 
   private Main() {}
 

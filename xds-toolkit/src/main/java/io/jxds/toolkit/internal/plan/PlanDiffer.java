@@ -42,6 +42,7 @@ public final class PlanDiffer {
       changes.add(new Change(Change.Kind.CLUSTER_REMOVED, gone.name(), "", gone.state().name(), "absent",
           Optional.empty()));
     }
+    RouteDiffer.changes(before.listeners(), after.listeners(), changes);
     for (ResourceVerdict v : after.check().nacked()) {
       String subject = v.type() + " \"" + v.name() + "\"";
       Optional<ResourceVerdict> earlier = before.check().resource(v.type(), v.name());
@@ -82,7 +83,7 @@ public final class PlanDiffer {
   }
 
   /** A share per key; a key missing on one side is 0 there. */
-  private static void shares(
+  static void shares(
       Change.Kind kind, String cluster, Map<String, Fraction> was, Map<String, Fraction> now, List<Change> changes) {
     Set<String> keys = new LinkedHashSet<>(now.keySet());
     keys.addAll(was.keySet());

@@ -46,7 +46,7 @@ public final class Planner {
             + " are not in the snapshot: RPCs wait for them, then fail as not existing", eds, Optional.of(cluster)));
       }
     }
-    return new TrafficPlan(checked.report(), plans);
+    return new TrafficPlan(checked.report(), RoutePlanner.plan(checked), plans);
   }
 
   /** A cluster with its assignment. */

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class MessageTypes {
   private static final Map<String, Optional<Descriptor>> FOUND = new ConcurrentHashMap<>();
+  private static final Map<String, Optional<Message>> INSTANCES = new ConcurrentHashMap<>();
   private static final List<String[]> PACKAGES = List.of(
       new String[] {"envoy.", "io.envoyproxy.envoy."},
       new String[] {"xds.", "com.github.xds."},
@@ -33,14 +34,23 @@ public final class MessageTypes {
   }
 
   private static Optional<Descriptor> load(String fullName) {
+    return defaultInstance(fullName).map(Message::getDescriptorForType);
+  }
+
+  /** The generated class's default instance of the message named {@code fullName}. */
+  static Optional<Message> defaultInstance(String fullName) {
+    return INSTANCES.computeIfAbsent(fullName, MessageTypes::loadInstance);
+  }
+
+  private static Optional<Message> loadInstance(String fullName) {
     for (String[] p : PACKAGES) {
       if (fullName.startsWith(p[0])) {
         String className = p[1] + fullName.substring(p[0].length());
         // A nested message is Outer$Inner: try each split from the right.
         for (String candidate = className; candidate != null; candidate = nest(candidate)) {
-          Optional<Descriptor> d = descriptorOf(candidate);
-          if (d.isPresent() && d.get().getFullName().equals(fullName)) {
-            return d;
+          Optional<Message> m = instanceOf(candidate);
+          if (m.isPresent() && m.get().getDescriptorForType().getFullName().equals(fullName)) {
+            return m;
           }
         }
       }
@@ -53,13 +63,13 @@ public final class MessageTypes {
     return dot < 0 ? null : className.substring(0, dot) + "$" + className.substring(dot + 1);
   }
 
-  private static Optional<Descriptor> descriptorOf(String className) {
+  private static Optional<Message> instanceOf(String className) {
     try {
       Class<?> c = Class.forName(className, false, MessageTypes.class.getClassLoader());
       if (!Message.class.isAssignableFrom(c)) {
         return Optional.empty();
       }
-      return Optional.of((Descriptor) c.getMethod("getDescriptor").invoke(null));
+      return Optional.of((Message) c.getMethod("getDefaultInstance").invoke(null));
     } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
       return Optional.empty();
     }

@@ -33,12 +33,15 @@ public final class ResourceFinder {
   private final String source;
   private final List<XdsResource> resources = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final FastProtoReader fast;
+  private final List<Pending> pending = new ArrayList<>();
   private JsonFormat.Parser strict;
   private JsonFormat.Parser lenient;
 
   private ResourceFinder(String text, String source) {
     this.text = text;
     this.source = source;
+    this.fast = new FastProtoReader(text);
   }
 
   /**
@@ -59,6 +62,7 @@ public final class ResourceFinder {
     ResourceFinder finder = new ResourceFinder(text, source);
     finder.typeRegistry(types);
     finder.document(root);
+    finder.readPending();
     return new Found(List.copyOf(finder.resources), List.copyOf(finder.notes));
   }
 
@@ -273,9 +277,32 @@ public final class ResourceFinder {
         throw bad(typeNode, path, unknownType(decodeAs));
       }
     }
-    Any any = toAny(n, path);
-    String where = source + ":" + n.line() + (path.isEmpty() ? "" : " " + path);
-    resources.add(new XdsResource(decodeAs, any, where, index));
+    pending.add(new Pending(n, decodeAs, index, path));
+  }
+
+  /** A resource found, its proto still to read. */
+  private record Pending(JsonNode node, String decodeAs, int index, String path) {}
+
+  /**
+   * Reads every resource found into its {@code Any}: the fast reader in parallel (each resource is
+   * independent), then in order JsonFormat for what it left, so that notes and errors come in the
+   * document's order.
+   */
+  private void readPending() throws BadInputException {
+    List<Any> fastAnys = pending.parallelStream().map(p -> {
+      try {
+        return Any.newBuilder().setTypeUrl(p.node().stringMember("@type"))
+            .setValue(fast.readAny(p.node()).toByteString()).build();
+      } catch (FastProtoReader.Unsupported e) {
+        return null; // JsonFormat reads it below: the same proto, and JsonFormat's messages
+      }
+    }).toList();
+    for (int i = 0; i < pending.size(); i++) {
+      Pending p = pending.get(i);
+      Any any = fastAnys.get(i) != null ? fastAnys.get(i) : toAny(p.node(), p.path());
+      String where = source + ":" + p.node().line() + (p.path().isEmpty() ? "" : " " + p.path());
+      resources.add(new XdsResource(p.decodeAs(), any, where, p.index()));
+    }
   }
 
   private Any toAny(JsonNode n, String path) throws BadInputException {

@@ -78,6 +78,52 @@ class MainTest {
   }
 
   @Test
+  void checkPrintsEveryListenersRouteTable() throws Exception {
+    Run r = run("check", example("routes.json"));
+
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("listener payments.example.com: ROUTING, routes from payments-routes")
+        .contains("virtual host payments: domains payments.example.com, payments.example.com:443")
+        .containsPattern("1 +charge-split +prefix \"/payments.Payments/Charge\" +payments 90 \\(90\\.000%\\),"
+            + " payments-v2 10 \\(10\\.000%\\)");
+    JsonNode listener = JsonText.parse(run("check", "--json", example("routes.json")).out()).member("listeners")
+        .elements().get(0);
+    assertThat(listener.member("virtualHosts").elements().get(0).member("routes").elements())
+        .extracting(n -> n.stringMember("name")).containsExactly("canary-by-header", "charge-split", "default");
+  }
+
+  @Test
+  void routeShowsTheRouteAndClustersOfARequest() throws Exception {
+    Run split = run("route", example("routes.json"), "--authority", "payments.example.com", "--path",
+        "/payments.Payments/Charge");
+    assertThat(split.code()).isZero();
+    assertThat(split.out()).contains("request payments.example.com /payments.Payments/Charge: listener"
+        + " payments.example.com, virtual host payments")
+        .containsPattern("90\\.000% \\(9/10\\) +charge-split +payments +90 +SERVING")
+        .containsPattern("10\\.000% \\(1/10\\) +charge-split +payments-v2 +10 +SERVING");
+
+    Run header = run("route", example("routes.json"), "--authority", "payments.example.com:443", "--path",
+        "/payments.Payments/Charge", "--header", "x-canary=yes", "--listener", "payments.example.com", "--json");
+    JsonNode root = JsonText.parse(header.out());
+    assertThat(root.stringMember("schema")).isEqualTo("jxds.route/v1");
+    assertThat(root.member("clusters").elements()).singleElement()
+        .satisfies(c -> assertThat(c.stringMember("name")).isEqualTo("payments-v2"))
+        .satisfies(c -> assertThat(c.member("share").text(header.out())).isEqualTo("1"));
+  }
+
+  @Test
+  void routeExitsFourWhenTheRequestFailsAndTwoOnABadPath() throws Exception {
+    Run none = run("route", example("routes.json"), "--authority", "elsewhere.example.com", "--path", "/a.A/M");
+    assertThat(none.code()).isEqualTo(4);
+    assertThat(none.out()).contains("fails: listener payments.example.com: route configuration payments-routes has no"
+        + " virtual host whose domains match authority elsewhere.example.com");
+
+    Run bad = run("route", example("routes.json"), "--authority", "payments.example.com", "--path", "a.A/M");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).startsWith("jxds: path must be /service/method");
+  }
+
+  @Test
   void badInputExitsTwoWithOneLineNamingTheFileAndLine() throws Exception {
     Path f = dir.resolve("x.json");
     Files.writeString(f,

@@ -1,0 +1,124 @@
+package io.jxds.toolkit.internal.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.jxds.toolkit.internal.KnownTypes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The fast reader gives JsonFormat's proto for every resource it reads, and leaves the rest to it. */
+class FastProtoReaderTest {
+  @ParameterizedTest
+  @ValueSource(strings = {"before.json", "after.json", "routes.json"})
+  void givesJsonFormatsProtosOnTheExamples(String example) throws Exception {
+    String text = Files.readString(Path.of(getClass().getResource("/examples/" + example).toURI()));
+
+    assertThat(compareAll(text)).as("resources the fast reader read").isGreaterThan(1);
+  }
+
+  @Test
+  void givesJsonFormatsProtosOnGeneratedInput() throws Exception {
+    assertThat(compareAll(generated(30, 12, 0))).isEqualTo(60);
+    assertThat(compareAll(generated(30, 12, 5))).isEqualTo(60);
+  }
+
+  @Test
+  void leavesShapesItDoesNotReadToJsonFormat() throws Exception {
+    for (String odd : List.of("\"metadata\": {\"filter_metadata\": {\"a\": {}}}", "\"name\": null",
+        "\"per_connection_buffer_limit_bytes\": 1e3", "\"nonsense\": 1", "\"connect_timeout\": \"-1s\"")) {
+      String text = "{\"@type\": \"type.googleapis.com/envoy.config.cluster.v3.Cluster\", " + odd + "}";
+      JsonNode node = JsonText.parse(text);
+      assertThatThrownBy(() -> new FastProtoReader(text).readAny(node)).as(odd)
+          .isInstanceOf(FastProtoReader.Unsupported.class);
+    }
+  }
+
+  /**
+   * Reads every resource of the document both ways and asserts equal protos; returns how many the
+   * fast reader read (the others it left to JsonFormat).
+   */
+  private static int compareAll(String text) throws Exception {
+    List<JsonNode> types = new ArrayList<>();
+    JsonNode root = JsonText.parse(text, types);
+    List<Descriptor> descriptors = new ArrayList<>();
+    for (JsonNode t : types) {
+      MessageTypes.find(t.string()).ifPresent(descriptors::add);
+    }
+    JsonFormat.Parser parser = JsonFormat.parser()
+        .usingTypeRegistry(JsonFormat.TypeRegistry.newBuilder().add(descriptors).build());
+    List<JsonNode> resources = new ArrayList<>();
+    collect(root, resources);
+    int read = 0;
+    for (JsonNode n : resources) {
+      Any.Builder slow = Any.newBuilder();
+      parser.merge(n.text(text), slow);
+      Message fast;
+      try {
+        fast = new FastProtoReader(text).readAny(n);
+      } catch (FastProtoReader.Unsupported e) {
+        continue;
+      }
+      read++;
+      Any fastAny = Any.newBuilder().setTypeUrl(n.stringMember("@type")).setValue(fast.toByteString()).build();
+      assertThat(fastAny.getTypeUrl()).isEqualTo(slow.getTypeUrl());
+      assertThat(fast).isEqualTo(fast.getParserForType().parseFrom(slow.getValue()));
+      assertThat(fastAny.getValue()).isEqualTo(slow.getValue());
+    }
+    return read;
+  }
+
+  private static void collect(JsonNode n, List<JsonNode> resources) {
+    if (n.isObject()) {
+      String type = n.stringMember("@type");
+      if (type != null && KnownTypes.isKnown(type)) {
+        resources.add(n);
+        return;
+      }
+      n.members().values().forEach(m -> collect(m, resources));
+    } else if (n.isArray()) {
+      n.elements().forEach(e -> collect(e, resources));
+    }
+  }
+
+  /** What examples/generate-snapshot.py writes: clusters × endpoints, weights and health varied by shift. */
+  static String generated(int clusters, int endpoints, int shift) {
+    StringBuilder cds = new StringBuilder();
+    StringBuilder eds = new StringBuilder();
+    for (int c = 0; c < clusters; c++) {
+      String name = "svc-" + c;
+      cds.append(c == 0 ? "" : ",").append("{\"@type\": \"").append(KnownTypes.type(
+          io.jxds.api.ResourceTypes.CLUSTER_TYPE_URL).typeUrl()).append("\", \"name\": \"").append(name)
+          .append("\", \"type\": \"EDS\", \"eds_cluster_config\": {\"eds_config\": {\"ads\": {}}},"
+              + " \"connect_timeout\": \"0.250s\", \"circuit_breakers\": {\"thresholds\": [{\"max_requests\": 7}]}}");
+      eds.append(c == 0 ? "" : ",").append("{\"@type\": \"").append(io.jxds.api.ResourceTypes.ENDPOINTS_TYPE_URL)
+          .append("\", \"clusterName\": \"").append(name).append("\", \"endpoints\": [");
+      for (int l = 0; l < 4; l++) {
+        eds.append(l == 0 ? "" : ",").append("{\"locality\": {\"region\": \"r\", \"zone\": \"z").append(l)
+            .append("\"}, \"load_balancing_weight\": ").append(1 + (l + shift) % 3).append(", \"priority\": ")
+            .append(l < 3 ? 0 : 1).append(", \"lb_endpoints\": [");
+        for (int e = 0; e < endpoints / 4; e++) {
+          int i = l * (endpoints / 4) + e;
+          eds.append(e == 0 ? "" : ",").append("{\"endpoint\": {\"address\": {\"socket_address\": {\"address\": \"10.")
+              .append(c / 250).append('.').append(c % 250).append('.').append(i)
+              .append("\", \"port_value\": 8080}}}, \"load_balancing_weight\": ").append(1 + (i + shift) % 7)
+              .append(", \"health_status\": \"").append((i + shift) % 13 == 0 ? "UNHEALTHY" : "HEALTHY").append("\"}");
+        }
+        eds.append("]}");
+      }
+      eds.append("]}");
+    }
+    return "[{\"type_url\": \"" + io.jxds.api.ResourceTypes.CLUSTER_TYPE_URL + "\", \"resources\": [" + cds
+        + "]}, {\"type_url\": \"" + io.jxds.api.ResourceTypes.ENDPOINTS_TYPE_URL + "\", \"resources\": [" + eds
+        + "]}]";
+  }
+}
