@@ -174,7 +174,7 @@ public final class EdsBalancer extends LoadBalancer {
     if (watch != null) {
       watch.cancel();
       watch = null;
-      logger.info("cluster {}: now LOGICAL_DNS {}, no longer EDS {}", config.cluster(), name, config.edsServiceName());
+      logger.info("cluster {}: now LOGICAL_DNS {} instead of EDS", config.cluster(), name);
     }
     endpoints = null;
     closePriorities();
