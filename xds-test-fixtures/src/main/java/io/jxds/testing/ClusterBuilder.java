@@ -1,11 +1,13 @@
 package io.jxds.testing;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.Duration;
 import com.google.protobuf.Message;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
+import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.PathConfigSource;
@@ -336,6 +338,55 @@ public final class ClusterBuilder {
             .setName(name)
             .setTransportSocket(TransportSocket.newBuilder().setName(TLS_TRANSPORT_SOCKET)));
     return this;
+  }
+
+  /**
+   * Sets {@code outlier_detection} as given (gRFC A50).
+   *
+   * @param detection the outlier detection settings
+   * @return this builder
+   */
+  public ClusterBuilder outlierDetection(OutlierDetection detection) {
+    cluster.setOutlierDetection(detection);
+    return this;
+  }
+
+  /**
+   * Sets {@code outlier_detection} to the failure-percentage algorithm alone, enforced always:
+   * every {@code interval}, an endpoint with at least {@code requestVolume} calls of which more
+   * than {@code thresholdPercent} percent failed is ejected for {@code baseEjectionTime} (longer
+   * when ejected again), while the cluster has at least {@code minimumHosts} endpoints; at most
+   * {@code maxEjectionPercent} percent of them (at least one) are ejected at once.
+   *
+   * @param interval the time between sweeps
+   * @param baseEjectionTime the first ejection's length
+   * @param thresholdPercent {@code failure_percentage_threshold}
+   * @param minimumHosts {@code failure_percentage_minimum_hosts}
+   * @param requestVolume {@code failure_percentage_request_volume}
+   * @param maxEjectionPercent {@code max_ejection_percent}
+   * @return this builder
+   */
+  public ClusterBuilder failurePercentageEjection(
+      java.time.Duration interval,
+      java.time.Duration baseEjectionTime,
+      int thresholdPercent,
+      int minimumHosts,
+      int requestVolume,
+      int maxEjectionPercent) {
+    return outlierDetection(OutlierDetection.newBuilder()
+        .setInterval(protoDuration(interval))
+        .setBaseEjectionTime(protoDuration(baseEjectionTime))
+        .setMaxEjectionPercent(UInt32Value.of(maxEjectionPercent))
+        .setEnforcingSuccessRate(UInt32Value.of(0))
+        .setFailurePercentageThreshold(UInt32Value.of(thresholdPercent))
+        .setEnforcingFailurePercentage(UInt32Value.of(100))
+        .setFailurePercentageMinimumHosts(UInt32Value.of(minimumHosts))
+        .setFailurePercentageRequestVolume(UInt32Value.of(requestVolume))
+        .build());
+  }
+
+  private static Duration protoDuration(java.time.Duration d) {
+    return Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
   }
 
   /**

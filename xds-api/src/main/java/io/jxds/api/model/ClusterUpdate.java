@@ -15,6 +15,7 @@ import java.util.Optional;
  *     unsigned 32-bit value (default {@value #DEFAULT_MAX_CONCURRENT_REQUESTS})
  * @param lbPolicy the endpoint-picking policy
  * @param upstreamTls present when the cluster's {@code transport_socket} asks for TLS
+ * @param outlierDetection present when the cluster sets {@code outlier_detection} (gRFC A50)
  * @param logicalDns present when the cluster is of type LOGICAL_DNS: the name whose addresses are
  *     its one endpoint (then nothing is watched under {@code edsServiceName})
  */
@@ -25,6 +26,7 @@ public record ClusterUpdate(
     long maxConcurrentRequests,
     LbPolicy lbPolicy,
     Optional<UpstreamTlsSettings> upstreamTls,
+    Optional<OutlierDetection> outlierDetection,
     Optional<LogicalDns> logicalDns) {
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
@@ -38,6 +40,7 @@ public record ClusterUpdate(
    * @param maxConcurrentRequests in [0, 2^32-1]
    * @param lbPolicy the endpoint-picking policy
    * @param upstreamTls the TLS settings, empty for plaintext
+   * @param outlierDetection the outlier detection settings, empty when the cluster has none
    * @param logicalDns the DNS name of a LOGICAL_DNS cluster, empty for an EDS cluster
    * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
    *     range
@@ -47,6 +50,7 @@ public record ClusterUpdate(
     Objects.requireNonNull(edsServiceName, "edsServiceName");
     Objects.requireNonNull(lbPolicy, "lbPolicy");
     Objects.requireNonNull(upstreamTls, "upstreamTls");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
     Objects.requireNonNull(logicalDns, "logicalDns");
     if (clusterName.isEmpty()) {
       throw new IllegalArgumentException("clusterName must not be empty");
@@ -61,7 +65,7 @@ public record ClusterUpdate(
   }
 
   /**
-   * An EDS cluster.
+   * An EDS cluster without outlier detection.
    *
    * @param clusterName the cluster's name, not empty
    * @param edsServiceName the name to watch endpoints under, not empty
@@ -83,6 +87,31 @@ public record ClusterUpdate(
   }
 
   /**
+   * An EDS cluster.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @param outlierDetection the outlier detection settings, empty when the cluster has none
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
+  public ClusterUpdate(
+      String clusterName,
+      String edsServiceName,
+      boolean lrsEnabled,
+      long maxConcurrentRequests,
+      LbPolicy lbPolicy,
+      Optional<UpstreamTlsSettings> upstreamTls,
+      Optional<OutlierDetection> outlierDetection) {
+    this(clusterName, edsServiceName, lrsEnabled, maxConcurrentRequests, lbPolicy, upstreamTls, outlierDetection,
+        Optional.empty());
+  }
+
+  /**
    * A plaintext round-robin cluster whose endpoints are watched under {@code edsServiceName}.
    *
    * @param clusterName the cluster's name, not empty
@@ -96,6 +125,7 @@ public record ClusterUpdate(
         false,
         DEFAULT_MAX_CONCURRENT_REQUESTS,
         LbPolicy.ROUND_ROBIN,
+        Optional.empty(),
         Optional.empty(),
         Optional.empty());
   }

@@ -51,12 +51,15 @@ class LogicalDnsEndToEndTest {
     ManagedChannel channel = bed.newChannel("legacy");
 
     AtomicReference<Status> last = new AtomicReference<>();
-    Poll.until(() -> "an UNAVAILABLE naming the cluster and the name; last: " + last.get(), Poll.DEFAULT_TIMEOUT, () -> {
-      last.set(BackendCalls.outcome(channel).orElse(null));
-      return last.get() != null && last.get().getCode() == Status.Code.UNAVAILABLE
-          && last.get().getDescription() != null && last.get().getDescription().contains("cluster legacy")
-          && last.get().getDescription().contains("nonexistent.invalid:443");
-    });
+    Poll.until(() -> "an UNAVAILABLE naming the cluster and the name; last: " + last.get(), Poll.DEFAULT_TIMEOUT,
+        () -> namesClusterAndName(last, BackendCalls.outcome(channel).orElse(null)));
+  }
+
+  private static boolean namesClusterAndName(AtomicReference<Status> last, Status status) {
+    last.set(status);
+    return status != null && status.getCode() == Status.Code.UNAVAILABLE && status.getDescription() != null
+        && status.getDescription().contains("cluster legacy")
+        && status.getDescription().contains("nonexistent.invalid:443");
   }
 
   @Test

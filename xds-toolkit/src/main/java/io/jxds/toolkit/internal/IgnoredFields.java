@@ -16,7 +16,7 @@ import java.util.Map;
  * set them, each with why. Sources: gRFC A27 (what a gRPC client reads of CDS and EDS: no active
  * health checks, no overprovisioning, the client feature {@code envoy.lb.does_not_support_overprovisioning}),
  * A32 (of circuit breakers, only {@code max_requests} at priority DEFAULT), A42 and A48 (ring hash
- * and least request settings), A50 (outlier detection, which jxds does not implement yet), and
+ * and least request settings), A50 (of outlier detection, the success-rate and failure-percentage fields), and
  * ARCHITECTURE.md, "Upstream TLS" (the {@code sni} jxds cannot send). A field whose value jxds
  * rejects is a NACK, not listed here; {@code IgnoredFieldsTest} checks that every path exists.
  *
@@ -33,6 +33,9 @@ public final class IgnoredFields {
       "gRPC clients run no active health checks: an endpoint's health is its EDS health_status (gRFC A27)";
   private static final String TRANSPORT = "gRPC's transport settings come from the channel, not the cluster";
   private static final String DNS = "DNS settings apply to DNS clusters; jxds serves EDS clusters";
+  private static final String OUTLIER =
+      "gRPC counts calls by gRPC status, not HTTP or local-origin errors: only the success-rate and"
+          + " failure-percentage algorithms run (gRFC A50, \"Rationale\")";
   private static final String CIRCUIT_BREAKER =
       "of circuit_breakers, gRPC reads only max_requests at priority DEFAULT (gRFC A32)";
 
@@ -43,7 +46,10 @@ public final class IgnoredFields {
           new Rule("common_lb_config",
               "healthy panic threshold, zone-aware and locality-weighted settings: gRPC always weights localities by"
                   + " load_balancing_weight and has no panic mode (gRFC A27, A52)"),
-          new Rule("outlier_detection", "jxds does not implement outlier detection yet (gRFC A50)"),
+          new Rule("outlier_detection.consecutive_5xx", OUTLIER),
+          new Rule("outlier_detection.consecutive_gateway_failure", OUTLIER),
+          new Rule("outlier_detection.consecutive_local_origin_failure", OUTLIER),
+          new Rule("outlier_detection.enforcing_local_origin_success_rate", OUTLIER),
           new Rule("connect_timeout", TRANSPORT),
           new Rule("per_connection_buffer_limit_bytes", TRANSPORT),
           new Rule("upstream_connection_options", TRANSPORT),

@@ -8,6 +8,7 @@ import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LogicalDns;
+import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.UpstreamTlsSettings;
 import java.util.Optional;
 import java.util.Set;
@@ -30,7 +31,8 @@ import java.util.Set;
  *       {@code UpstreamTlsContext} (see {@link UpstreamTlsDecoder});
  *   <li>{@code lrs_server}, when set, is {@code self} and turns load reporting on;
  *   <li>circuit breakers (gRFC A32): the first threshold of priority DEFAULT gives
- *       {@code max_requests}, read as unsigned; otherwise 1024.
+ *       {@code max_requests}, read as unsigned; otherwise 1024;
+ *   <li>{@code outlier_detection} (gRFC A50): see {@link OutlierDetectionDecoder}.
  * </ul>
  */
 public final class ClusterDecoder {
@@ -90,7 +92,9 @@ public final class ClusterDecoder {
           cluster.getTransportSocketMatchesCount() + " entries");
     }
     Optional<UpstreamTlsSettings> tls = UpstreamTlsDecoder.decode(cluster, name, knownInstances);
-    return new ClusterUpdate(name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls, logicalDns);
+    Optional<OutlierDetection> outlierDetection = OutlierDetectionDecoder.decode(cluster, name);
+    return new ClusterUpdate(
+        name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls, outlierDetection, logicalDns);
   }
 
   /** Whether the cluster is LOGICAL_DNS; false for EDS; a NACK for any other type. */

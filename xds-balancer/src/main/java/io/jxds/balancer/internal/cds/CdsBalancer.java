@@ -159,6 +159,7 @@ public final class CdsBalancer extends LoadBalancer {
         config.childRetention(),
         new EndpointPolicy(current.lbPolicy(), config.hashHeader()),
         current.lrsEnabled(),
+        current.outlierDetection(),
         current.logicalDns());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())

@@ -3,6 +3,7 @@ package io.jxds.balancer.internal.eds;
 import io.grpc.ClientStreamTracer;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import io.jxds.balancer.internal.outlier.CallCounter;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,6 +36,8 @@ final class AdmittedRequests {
   private static final long RETIRED = Long.MIN_VALUE / 2;
 
   private final InFlightRequests inFlight;
+  /** The endpoint's outlier-detection counter (gRFC A50), bumped when a stream closes; null: none. */
+  private final CallCounter calls;
   /** Counts held for streams not yet shown up; {@link #RETIRED} and below once retired. */
   private final AtomicLong held = new AtomicLong();
   /** Counts ever taken from {@link #held}, by streams or sweeps. */
@@ -49,12 +52,18 @@ final class AdmittedRequests {
   };
 
   AdmittedRequests(InFlightRequests inFlight) {
+    this(inFlight, null);
+  }
+
+  /** Requests whose streams' outcomes also go to {@code calls} (null: nowhere). */
+  AdmittedRequests(InFlightRequests inFlight, CallCounter calls) {
     this.inFlight = inFlight;
+    this.calls = calls;
   }
 
   /** Requests of a picker that cannot sweep them: each stream counts itself when it shows up. */
-  static AdmittedRequests unheld(InFlightRequests inFlight) {
-    AdmittedRequests requests = new AdmittedRequests(inFlight);
+  static AdmittedRequests unheld(InFlightRequests inFlight, CallCounter calls) {
+    AdmittedRequests requests = new AdmittedRequests(inFlight, calls);
     requests.held.set(RETIRED);
     return requests;
   }
@@ -133,8 +142,14 @@ final class AdmittedRequests {
     @Override
     public void streamClosed(Status status) {
       int before = STATE.getAndSet(this, CLOSED);
+      if (before == CLOSED) {
+        return;
+      }
       if (before == COUNTED || (before == WAITING && take(1) == 1)) {
         inFlight.release(1);
+      }
+      if (calls != null) {
+        calls.record(status.isOk()); // gRFC A50: any status but OK is a failure
       }
     }
   }

@@ -13,6 +13,8 @@ import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.LocalityId;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
 import io.jxds.balancer.internal.metrics.MetricCounter;
+import io.jxds.balancer.internal.outlier.CallCounter;
+import io.jxds.balancer.internal.outlier.OutlierDetector;
 import io.jxds.balancer.internal.tree.EndpointLocality;
 import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LocalityLoadStats;
@@ -69,6 +71,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
   private final RandomGenerator random;
   private final ClusterLoadStats load;
   private final ClusterMetrics metrics;
+  /** Whether each stream's outcome is counted for its endpoint's outlier detection (gRFC A50). */
+  private final boolean countOutcomes;
   /** The admission of each of the child's results (pickers pre-make theirs: a few per endpoint). */
   private final ConcurrentMap<PickResult, Admission> admitted = new ConcurrentHashMap<>();
 
@@ -91,6 +95,25 @@ final class ClusterRequestPicker extends SubchannelPicker {
       RandomGenerator random,
       ClusterLoadStats load,
       ClusterMetrics metrics) {
+    this(cluster, child, drops, inFlight, maxRequests, random, load, metrics, false);
+  }
+
+  /**
+   * @param countOutcomes whether the cluster's outlier detection counts calls: a stream's outcome is
+   *     then counted for its endpoint by the tracer that counts it for the circuit breaker (nothing
+   *     more per call)
+   */
+  ClusterRequestPicker(
+      String cluster,
+      SubchannelPicker child,
+      List<DropOverload> drops,
+      InFlightRequests inFlight,
+      long maxRequests,
+      RandomGenerator random,
+      ClusterLoadStats load,
+      ClusterMetrics metrics,
+      boolean countOutcomes) {
+    this.countOutcomes = countOutcomes;
     this.child = child;
     this.random = random;
     this.inFlight = inFlight;
@@ -181,15 +204,19 @@ final class ClusterRequestPicker extends SubchannelPicker {
 
   private Admission newAdmission(PickResult picked) {
     if (admitted.size() >= MAX_CACHED) {
-      return admit(picked, AdmittedRequests.unheld(inFlight)); // nobody could give its counts back
+      return admit(picked, AdmittedRequests.unheld(inFlight, calls(picked))); // nobody could give its counts back
     }
-    Admission made = admit(picked, new AdmittedRequests(inFlight));
+    Admission made = admit(picked, new AdmittedRequests(inFlight, calls(picked)));
     Admission prior = admitted.putIfAbsent(picked, made);
     Admission admission = prior == null ? made : prior;
     if (retired) {
       admission.requests().retire(); // replace() may have missed it
     }
     return admission;
+  }
+
+  private CallCounter calls(PickResult picked) {
+    return countOutcomes ? OutlierDetector.callCounter(picked.getSubchannel()) : null;
   }
 
   private Admission admit(PickResult picked, AdmittedRequests requests) {
@@ -206,7 +233,8 @@ final class ClusterRequestPicker extends SubchannelPicker {
     if (childTracer != null) {
       tracers = new BothTracers(childTracer, tracers);
     }
-    return new Admission(PickResult.withSubchannel(subchannel, tracers), metrics.localityPicks(locality),
+    return new Admission(
+        PickResult.withSubchannel(OutlierDetector.unwrap(subchannel), tracers), metrics.localityPicks(locality),
         requests);
   }
 

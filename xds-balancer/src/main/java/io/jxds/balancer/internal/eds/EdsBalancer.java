@@ -16,6 +16,7 @@ import io.jxds.balancer.internal.dns.LogicalDnsBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.metrics.BalancerMetrics;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
+import io.jxds.balancer.internal.outlier.OutlierDetector;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.picker.ThreadLocalRandomGenerator;
@@ -85,6 +86,11 @@ public final class EdsBalancer extends LoadBalancer {
   private int lastServingPriority = -1;
   /** Priority trees built so far; the current one is the last: only its reports count. */
   private long trees;
+  /**
+   * The cluster's outlier detection (gRFC A50), made with the first config that has one and kept
+   * (a later config without one turns it off): the tree's subchannels are created through it.
+   */
+  private OutlierDetector outliers;
 
   /**
    * @param pickRandom draws drops, least request's choices and random request hashes on RPC
@@ -125,6 +131,7 @@ public final class EdsBalancer extends LoadBalancer {
           : ClusterMetrics.NONE;
     }
     load = newConfig.loadReporting() ? loadStats(newConfig) : null;
+    configureOutliers(newConfig);
     metrics.inFlight(InFlightRequests.of(newConfig.cluster(), newConfig.edsServiceName())::open);
     Optional<LogicalDns> oldDns = old == null ? Optional.empty() : old.logicalDns();
     if (newConfig.logicalDns().isPresent()) {
@@ -150,6 +157,28 @@ public final class EdsBalancer extends LoadBalancer {
       applyEndpoints(); // new timers, a new request limit or a new endpoint-picking policy
     }
     return Status.OK;
+  }
+
+  /**
+   * gRFC A50: every subchannel of the cluster must be wrapped to be ejected, so a tree built before
+   * the cluster had {@code outlier_detection} is rebuilt once when it gets one (a rare change).
+   */
+  private void configureOutliers(EdsConfig c) {
+    if (outliers == null && c.outlierDetection().isPresent()) {
+      outliers = new OutlierDetector(c.cluster(), syncContext, helper.getScheduledExecutorService(), treeRandom);
+      if (priorities != null) {
+        logger.info("cluster {}: outlier detection turned on: reconnecting its endpoints", c.cluster());
+        closePriorities();
+        outliers.configure(c.outlierDetection().get());
+        if (endpoints != null) {
+          applyEndpoints(); // the last assignment serves on, through the detector, until the next
+        }
+      }
+    }
+    if (outliers != null) {
+      outliers.metrics(metrics);
+      outliers.configure(c.outlierDetection().orElse(null));
+    }
   }
 
   @Override
@@ -217,6 +246,9 @@ public final class EdsBalancer extends LoadBalancer {
     syncContext.throwIfNotInThisSynchronizationContext();
     shutdown = true;
     metrics.close();
+    if (outliers != null) {
+      outliers.shutdown();
+    }
     if (watch != null) {
       watch.cancel();
       watch = null;
@@ -245,10 +277,14 @@ public final class EdsBalancer extends LoadBalancer {
       fail("cluster " + config.cluster() + " has no usable endpoints" + why);
       return;
     }
+    if (outliers != null) {
+      outliers.updateEndpoints(EdsPriorities.addressSets(groups));
+    }
     if (priorities == null) {
       long tree = ++trees;
+      Helper treeHelper = new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker));
       priorities = new PriorityBalancer(
-          new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker)), treeRandom, pickRandom);
+          outliers == null ? treeHelper : outliers.helper(treeHelper), treeRandom, pickRandom);
       priorities.onServingPriority(this::onServingPriority);
     }
     long publishedBefore = published;
@@ -315,7 +351,8 @@ public final class EdsBalancer extends LoadBalancer {
         config.maxConcurrentRequests(),
         pickRandom,
         load,
-        metrics));
+        metrics,
+        outliers != null && outliers.counting()));
   }
 
   private void fail(String description) {

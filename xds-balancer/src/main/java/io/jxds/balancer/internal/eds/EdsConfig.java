@@ -1,6 +1,7 @@
 package io.jxds.balancer.internal.eds;
 
 import io.jxds.api.model.LogicalDns;
+import io.jxds.api.model.OutlierDetection;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import java.util.Optional;
  * @param childRetention how long the priority layer keeps a deactivated child
  * @param policy how each priority picks its endpoints (a change re-feeds the priorities)
  * @param loadReporting whether the cluster's {@code lrs_server} asks for load reports (LRS)
+ * @param outlierDetection the cluster's {@code outlier_detection} (gRFC A50), empty when it has none
  * @param logicalDns a LOGICAL_DNS cluster's name (gRFC A37): its endpoint comes from DNS, nothing is
  *     watched; empty for an EDS cluster
  */
@@ -27,6 +29,7 @@ public record EdsConfig(
     Duration childRetention,
     EndpointPolicy policy,
     boolean loadReporting,
+    Optional<OutlierDetection> outlierDetection,
     Optional<LogicalDns> logicalDns) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
@@ -34,15 +37,25 @@ public record EdsConfig(
     Objects.requireNonNull(failoverTimeout, "failoverTimeout");
     Objects.requireNonNull(childRetention, "childRetention");
     Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
     Objects.requireNonNull(logicalDns, "logicalDns");
   }
 
   /** An EDS cluster's config. */
   public EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
+      Duration childRetention, EndpointPolicy policy, boolean loadReporting,
+      Optional<OutlierDetection> outlierDetection) {
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, policy, loadReporting,
+        outlierDetection, Optional.empty());
+  }
+
+  /** A config without outlier detection. */
+  public EdsConfig(
+      String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention, EndpointPolicy policy, boolean loadReporting) {
     this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, policy, loadReporting,
-        Optional.empty());
+        Optional.empty(), Optional.empty());
   }
 
   /** A round-robin cluster's config, without load reporting. */
@@ -50,6 +63,6 @@ public record EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention) {
     this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention,
-        EndpointPolicy.ROUND_ROBIN, false, Optional.empty());
+        EndpointPolicy.ROUND_ROBIN, false, Optional.empty(), Optional.empty());
   }
 }

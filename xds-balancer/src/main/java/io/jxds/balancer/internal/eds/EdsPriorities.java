@@ -1,12 +1,16 @@
 package io.jxds.balancer.internal.eds;
 
+import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.Locality;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
+import java.net.SocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns an EDS update into the priority layer's children: the EDS layer's one translation (public
@@ -39,5 +43,23 @@ public final class EdsPriorities {
       }
     }
     return priorities;
+  }
+
+  /**
+   * The usable (HEALTHY or UNKNOWN) endpoints of {@code priorities}, each as its address set, in
+   * order, each once: what outlier detection tracks (gRFC A50, the map entries).
+   */
+  static List<Set<SocketAddress>> addressSets(List<LocalityGroup> priorities) {
+    Set<Set<SocketAddress>> seen = new LinkedHashSet<>();
+    for (LocalityGroup group : priorities) {
+      for (LocalityConfig locality : group.localities()) {
+        for (Endpoint endpoint : locality.endpoints()) {
+          if (endpoint.health().isUsable()) {
+            seen.add(Set.of(endpoint.address()));
+          }
+        }
+      }
+    }
+    return List.copyOf(seen);
   }
 }

@@ -53,6 +53,12 @@ public interface ClusterMetrics {
    */
   void servingPriority(int priority, int previous);
 
+  /** Outlier detection (gRFC A50) ejected one of the cluster's endpoints. */
+  default void outlierEjection() {}
+
+  /** An endpoint outlier detection had ejected takes traffic again. */
+  default void outlierReturn() {}
+
   /** Reports the cluster's open streams (shared by the process's channels) while registered. */
   void inFlight(LongSupplier open);
 

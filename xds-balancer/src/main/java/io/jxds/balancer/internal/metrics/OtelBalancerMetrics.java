@@ -30,6 +30,9 @@ import java.util.function.LongSupplier;
  *   <li>{@code jxds.lb.serving_priority} (gauge): the priority serving now, -1 when none.
  *   <li>{@code jxds.lb.locality_picks} (counter), with {@code grpc.lb.locality} (gRFC A78's
  *       locality label, {@code region/zone/sub_zone}): RPCs picked into each locality.
+ *   <li>{@code jxds.lb.outlier_detection.ejections} / {@code jxds.lb.outlier_detection.unejections}
+ *       (counters, {@code {endpoint}}): endpoints outlier detection (gRFC A50) ejected / let back
+ *       in. grpc-java records no outlier-detection metric; the names follow gRFC A78's style.
  * </ul>
  *
  * <p>Locality picks are counted on every pick, so they go to a {@code LongAdder} per label set
@@ -49,6 +52,8 @@ final class OtelBalancerMetrics {
   private final LongCounter refusals;
   private final LongCounter failovers;
   private final LongCounter failbacks;
+  private final LongCounter ejections;
+  private final LongCounter unejections;
   /** Picks per label set; never removed, see the class comment. */
   private final Map<Attributes, LongAdder> localityPicks = new ConcurrentHashMap<>();
   private final LongGauge servingPriority;
@@ -67,6 +72,10 @@ final class OtelBalancerMetrics {
         .setDescription("Times the serving priority moved to a lower priority").build();
     failbacks = meter.counterBuilder("jxds.lb.priority_failbacks").setUnit("{event}")
         .setDescription("Times the serving priority moved back to a higher priority").build();
+    ejections = meter.counterBuilder("jxds.lb.outlier_detection.ejections").setUnit("{endpoint}")
+        .setDescription("Endpoints ejected by outlier detection").build();
+    unejections = meter.counterBuilder("jxds.lb.outlier_detection.unejections").setUnit("{endpoint}")
+        .setDescription("Endpoints let back in after an outlier ejection").build();
     meter.counterBuilder("jxds.lb.locality_picks").setUnit("{call}")
         .setDescription("RPCs picked into each locality")
         .buildWithCallback(m -> localityPicks.forEach((a, n) -> m.record(n.sum(), a)));
@@ -117,6 +126,16 @@ final class OtelBalancerMetrics {
         } else if (previous >= 0 && priority >= 0 && priority < previous) {
           failbacks.add(1, base);
         }
+      }
+
+      @Override
+      public void outlierEjection() {
+        ejections.add(1, base);
+      }
+
+      @Override
+      public void outlierReturn() {
+        unejections.add(1, base);
       }
 
       @Override
