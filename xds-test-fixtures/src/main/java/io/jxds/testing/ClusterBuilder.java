@@ -8,15 +8,22 @@ import io.envoyproxy.envoy.config.cluster.v3.CircuitBreakers;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.cluster.v3.LoadBalancingPolicy;
 import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
+import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.ConfigSource;
 import io.envoyproxy.envoy.config.core.v3.PathConfigSource;
 import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.core.v3.TransportSocket;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
+import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext;
 import io.envoyproxy.envoy.type.matcher.v3.StringMatcher;
+import java.util.List;
 
 /**
  * Builds an envoy v3 {@code Cluster}. Starts as what a gRPC xDS client accepts: type EDS,
@@ -92,6 +99,38 @@ public final class ClusterBuilder {
    */
   public ClusterBuilder type(Cluster.DiscoveryType type) {
     cluster.setType(type);
+    return this;
+  }
+
+  /**
+   * Makes the cluster LOGICAL_DNS (gRFC A37): {@code type} LOGICAL_DNS, no
+   * {@code eds_cluster_config}, and a {@code load_assignment} of one locality with one endpoint
+   * whose {@code socket_address} is {@code host} and {@code port_value} {@code port}.
+   *
+   * @param host a DNS name (e.g. {@code localhost}) or an IP literal
+   * @param port the port
+   * @return this builder
+   */
+  public ClusterBuilder logicalDns(String host, int port) {
+    return logicalDns(LbEndpoint.newBuilder()
+        .setEndpoint(Endpoint.newBuilder().setAddress(Address.newBuilder().setSocketAddress(
+            SocketAddress.newBuilder().setAddress(host).setPortValue(port))))
+        .build());
+  }
+
+  /**
+   * Makes the cluster LOGICAL_DNS with these {@code lb_endpoints} in its one locality: for
+   * testing what a LOGICAL_DNS cluster must not hold (none, two).
+   *
+   * @param endpoints the locality's endpoints, as given
+   * @return this builder
+   */
+  public ClusterBuilder logicalDns(LbEndpoint... endpoints) {
+    cluster.setType(Cluster.DiscoveryType.LOGICAL_DNS)
+        .clearEdsClusterConfig()
+        .setLoadAssignment(ClusterLoadAssignment.newBuilder()
+            .setClusterName(cluster.getName())
+            .addEndpoints(LocalityLbEndpoints.newBuilder().addAllLbEndpoints(List.of(endpoints))));
     return this;
   }
 

@@ -4,17 +4,20 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A validated Cluster (CDS resource) of discovery type EDS.
+ * A validated Cluster (CDS resource) of discovery type EDS or LOGICAL_DNS (gRFC A37).
  *
  * @param clusterName the cluster's {@code name}
  * @param edsServiceName the name to watch endpoints under: {@code eds_cluster_config.service_name},
- *     or the cluster name when that is empty
+ *     or the cluster name when that is empty; a LOGICAL_DNS cluster's is its name (it keys the
+ *     circuit breaker and load reports, nothing is watched under it)
  * @param lrsEnabled whether {@code lrs_server} asks for load reports to the same control plane
  * @param maxConcurrentRequests the circuit breaker's {@code max_requests} for priority DEFAULT, an
  *     unsigned 32-bit value (default {@value #DEFAULT_MAX_CONCURRENT_REQUESTS})
  * @param lbPolicy the endpoint-picking policy
  * @param upstreamTls present when the cluster's {@code transport_socket} asks for TLS
  * @param outlierDetection present when the cluster sets {@code outlier_detection} (gRFC A50)
+ * @param logicalDns present when the cluster is of type LOGICAL_DNS: the name whose addresses are
+ *     its one endpoint (then nothing is watched under {@code edsServiceName})
  */
 public record ClusterUpdate(
     String clusterName,
@@ -23,7 +26,8 @@ public record ClusterUpdate(
     long maxConcurrentRequests,
     LbPolicy lbPolicy,
     Optional<UpstreamTlsSettings> upstreamTls,
-    Optional<OutlierDetection> outlierDetection) {
+    Optional<OutlierDetection> outlierDetection,
+    Optional<LogicalDns> logicalDns) {
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
@@ -37,6 +41,7 @@ public record ClusterUpdate(
    * @param lbPolicy the endpoint-picking policy
    * @param upstreamTls the TLS settings, empty for plaintext
    * @param outlierDetection the outlier detection settings, empty when the cluster has none
+   * @param logicalDns the DNS name of a LOGICAL_DNS cluster, empty for an EDS cluster
    * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
    *     range
    */
@@ -46,6 +51,7 @@ public record ClusterUpdate(
     Objects.requireNonNull(lbPolicy, "lbPolicy");
     Objects.requireNonNull(upstreamTls, "upstreamTls");
     Objects.requireNonNull(outlierDetection, "outlierDetection");
+    Objects.requireNonNull(logicalDns, "logicalDns");
     if (clusterName.isEmpty()) {
       throw new IllegalArgumentException("clusterName must not be empty");
     }
@@ -59,7 +65,7 @@ public record ClusterUpdate(
   }
 
   /**
-   * A cluster without outlier detection.
+   * An EDS cluster without outlier detection.
    *
    * @param clusterName the cluster's name, not empty
    * @param edsServiceName the name to watch endpoints under, not empty
@@ -81,6 +87,31 @@ public record ClusterUpdate(
   }
 
   /**
+   * An EDS cluster.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @param outlierDetection the outlier detection settings, empty when the cluster has none
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
+  public ClusterUpdate(
+      String clusterName,
+      String edsServiceName,
+      boolean lrsEnabled,
+      long maxConcurrentRequests,
+      LbPolicy lbPolicy,
+      Optional<UpstreamTlsSettings> upstreamTls,
+      Optional<OutlierDetection> outlierDetection) {
+    this(clusterName, edsServiceName, lrsEnabled, maxConcurrentRequests, lbPolicy, upstreamTls, outlierDetection,
+        Optional.empty());
+  }
+
+  /**
    * A plaintext round-robin cluster whose endpoints are watched under {@code edsServiceName}.
    *
    * @param clusterName the cluster's name, not empty
@@ -94,6 +125,7 @@ public record ClusterUpdate(
         false,
         DEFAULT_MAX_CONCURRENT_REQUESTS,
         LbPolicy.ROUND_ROBIN,
+        Optional.empty(),
         Optional.empty(),
         Optional.empty());
   }

@@ -7,6 +7,7 @@ import io.envoyproxy.envoy.config.core.v3.RoutingPriority;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.LbPolicy;
+import io.jxds.api.model.LogicalDns;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.UpstreamTlsSettings;
 import java.util.Optional;
@@ -18,9 +19,12 @@ import java.util.Set;
  * <p>Rules (a broken rule is a NACK naming the cluster, the field and the value):
  *
  * <ul>
- *   <li>{@code name} non-empty; {@code type} EDS (jxds supports no other discovery type);
- *   <li>{@code eds_cluster_config.eds_config} is {@code ads} or {@code self};
+ *   <li>{@code name} non-empty; {@code type} EDS or LOGICAL_DNS (jxds supports no other discovery
+ *       type);
+ *   <li>EDS: {@code eds_cluster_config.eds_config} is {@code ads} or {@code self};
  *       {@code service_name} defaults to the cluster name;
+ *   <li>LOGICAL_DNS (gRFC A37): one locality with one endpoint, its {@code host:port} (see
+ *       {@link LogicalDnsDecoder}); {@code eds_cluster_config} is not read;
  *   <li>{@code load_balancing_policy} (gRFC A52), when set, overrides {@code lb_policy}: see
  *       {@link LbPolicyRules};
  *   <li>{@code transport_socket_matches} empty; {@code transport_socket} absent or TLS with an
@@ -33,6 +37,7 @@ import java.util.Set;
  */
 public final class ClusterDecoder {
   static final String KIND = "cluster";
+  private static final String TYPES = "type must be EDS or LOGICAL_DNS";
 
   private ClusterDecoder() {}
 
@@ -72,8 +77,10 @@ public final class ClusterDecoder {
     if (name.isEmpty()) {
       throw Nack.of(KIND, name, "name must not be empty", "\"\"");
     }
-    checkDiscoveryType(cluster, name);
-    String edsServiceName = edsServiceName(cluster, name);
+    boolean dns = isLogicalDns(cluster, name);
+    Optional<LogicalDns> logicalDns = dns ? Optional.of(LogicalDnsDecoder.decode(cluster, name)) : Optional.empty();
+    // A LOGICAL_DNS cluster watches nothing: its name keys the circuit breaker and load reports.
+    String edsServiceName = dns ? name : edsServiceName(cluster, name);
     LbPolicy lbPolicy = LbPolicyRules.lbPolicy(cluster, name);
     boolean lrsEnabled = lrsEnabled(cluster, name);
     long maxRequests = maxConcurrentRequests(cluster);
@@ -86,22 +93,26 @@ public final class ClusterDecoder {
     }
     Optional<UpstreamTlsSettings> tls = UpstreamTlsDecoder.decode(cluster, name, knownInstances);
     Optional<OutlierDetection> outlierDetection = OutlierDetectionDecoder.decode(cluster, name);
-    return new ClusterUpdate(name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls, outlierDetection);
+    return new ClusterUpdate(
+        name, edsServiceName, lrsEnabled, maxRequests, lbPolicy, tls, outlierDetection, logicalDns);
   }
 
-  private static void checkDiscoveryType(Cluster cluster, String name) throws XdsResourceException {
+  /** Whether the cluster is LOGICAL_DNS; false for EDS; a NACK for any other type. */
+  private static boolean isLogicalDns(Cluster cluster, String name) throws XdsResourceException {
     switch (cluster.getClusterDiscoveryTypeCase()) {
       case TYPE:
-        if (cluster.getTypeValue() != Cluster.DiscoveryType.EDS_VALUE) {
-          throw Nack.of(KIND, name, "type must be EDS", enumName(cluster.getType(), cluster.getTypeValue()));
+        if (cluster.getTypeValue() == Cluster.DiscoveryType.LOGICAL_DNS_VALUE) {
+          return true;
         }
-        return;
+        if (cluster.getTypeValue() != Cluster.DiscoveryType.EDS_VALUE) {
+          throw Nack.of(KIND, name, TYPES, enumName(cluster.getType(), cluster.getTypeValue()));
+        }
+        return false;
       case CLUSTER_TYPE:
-        throw Nack.of(
-            KIND, name, "type must be EDS", "cluster_type " + Nack.quote(cluster.getClusterType().getName()));
+        throw Nack.of(KIND, name, TYPES, "cluster_type " + Nack.quote(cluster.getClusterType().getName()));
       default:
         // proto3: an unset type reads as STATIC, envoy's default.
-        throw Nack.of(KIND, name, "type must be EDS", "unset (STATIC)");
+        throw Nack.of(KIND, name, TYPES, "unset (STATIC)");
     }
   }
 

@@ -53,18 +53,17 @@ class ClusterDecoderTest {
 
   @Test
   void nonEdsTypeIsRejectedNamingTheType() {
-    assertNack(cluster("payments").type(Cluster.DiscoveryType.STRICT_DNS).build(), "type must be EDS, got STRICT_DNS");
-    assertNack(cluster("payments").type(Cluster.DiscoveryType.LOGICAL_DNS).build(),
-        "type must be EDS, got LOGICAL_DNS");
-    assertNack(cluster("payments").proto().clearType().build(), "type must be EDS, got unset (STATIC)");
-    assertNack(cluster("payments").proto().setTypeValue(42).build(), "type must be EDS, got 42");
+    assertNack(cluster("payments").type(Cluster.DiscoveryType.STRICT_DNS).build(),
+        "type must be EDS or LOGICAL_DNS, got STRICT_DNS");
+    assertNack(cluster("payments").proto().clearType().build(), "type must be EDS or LOGICAL_DNS, got unset (STATIC)");
+    assertNack(cluster("payments").proto().setTypeValue(42).build(), "type must be EDS or LOGICAL_DNS, got 42");
   }
 
   @Test
   void customClusterTypeIsRejectedNamingIt() {
     assertNack(
         cluster("payments").customType("envoy.clusters.aggregate", StringValue.of("x")).build(),
-        "type must be EDS, got cluster_type \"envoy.clusters.aggregate\"");
+        "type must be EDS or LOGICAL_DNS, got cluster_type \"envoy.clusters.aggregate\"");
   }
 
   @Test

@@ -159,7 +159,8 @@ public final class CdsBalancer extends LoadBalancer {
         config.childRetention(),
         new EndpointPolicy(current.lbPolicy(), config.hashHeader()),
         current.lrsEnabled(),
-        current.outlierDetection());
+        current.outlierDetection(),
+        current.logicalDns());
     eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
         .setLoadBalancingPolicyConfig(edsConfig)

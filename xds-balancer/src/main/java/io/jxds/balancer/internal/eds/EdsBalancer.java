@@ -11,6 +11,8 @@ import io.jxds.api.XdsClient;
 import io.jxds.api.model.DropOverload;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.LocalityId;
+import io.jxds.api.model.LogicalDns;
+import io.jxds.balancer.internal.dns.LogicalDnsBalancer;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.metrics.BalancerMetrics;
 import io.jxds.balancer.internal.metrics.ClusterMetrics;
@@ -28,6 +30,7 @@ import io.jxds.client.internal.lrs.ClusterLoadStats;
 import io.jxds.client.internal.lrs.LoadStatsStore;
 import io.jxds.client.internal.metrics.Telemetry;
 import java.util.List;
+import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +50,9 @@ import org.slf4j.LoggerFactory;
  *       endpoints the control plane took away); a later update brings it back.
  *   <li>The assignment does not exist: TRANSIENT_FAILURE naming it.
  *   <li>An error before any data: TRANSIENT_FAILURE with it; with data: keep serving.
+ *   <li>A LOGICAL_DNS cluster (gRFC A37) watches nothing: a {@link LogicalDnsBalancer} stands in
+ *       for the priority tree, under the same circuit breaking and load reports; a cluster moving
+ *       between EDS and LOGICAL_DNS closes one and starts the other (RPCs wait meanwhile).
  * </ul>
  *
  * <p>Config: {@link EdsConfig}; a changed EDS service name re-watches, a changed
@@ -66,6 +72,8 @@ public final class EdsBalancer extends LoadBalancer {
   private WatchHandle watch;
   private EndpointsUpdate endpoints;
   private PriorityBalancer priorities;
+  /** A LOGICAL_DNS cluster's endpoint, in place of {@code priorities}; else null. */
+  private LogicalDnsBalancer dns;
   private ConnectivityState childState;
   private SubchannelPicker childPicker;
   private boolean shutdown;
@@ -125,7 +133,15 @@ public final class EdsBalancer extends LoadBalancer {
     load = newConfig.loadReporting() ? loadStats(newConfig) : null;
     configureOutliers(newConfig);
     metrics.inFlight(InFlightRequests.of(newConfig.cluster(), newConfig.edsServiceName())::open);
-    if (old == null || !old.edsServiceName().equals(newConfig.edsServiceName())) {
+    Optional<LogicalDns> oldDns = old == null ? Optional.empty() : old.logicalDns();
+    if (newConfig.logicalDns().isPresent()) {
+      if (!newConfig.logicalDns().equals(oldDns)) {
+        startDns(newConfig.logicalDns().get());
+      } else if (childState != null) {
+        publish(); // a new request limit or load reporting
+      }
+    } else if (old == null || oldDns.isPresent() || !old.edsServiceName().equals(newConfig.edsServiceName())) {
+      closeDns();
       if (watch != null) {
         // The old assignment keeps serving until the new one arrives: no gap for RPCs.
         watch.cancel();
@@ -177,6 +193,34 @@ public final class EdsBalancer extends LoadBalancer {
     if (priorities != null) {
       priorities.requestConnection();
     }
+    if (dns != null) {
+      dns.requestConnection();
+    }
+  }
+
+  /** Drops what EDS gave and resolves {@code name} instead (or a new name in place of the old). */
+  private void startDns(LogicalDns name) {
+    if (watch != null) {
+      watch.cancel();
+      watch = null;
+      logger.info("cluster {}: now LOGICAL_DNS {} instead of EDS", config.cluster(), name);
+    }
+    endpoints = null;
+    closePriorities();
+    closeDns();
+    long tree = ++trees;
+    dns = new LogicalDnsBalancer(
+        new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker)), config.cluster(), name);
+    dns.start();
+  }
+
+  private void closeDns() {
+    if (dns != null) {
+      dns.shutdown();
+      dns = null;
+      childState = null;
+      childPicker = null;
+    }
   }
 
   /** The channel's target, for metrics; a parent helper that does not say gives an empty one. */
@@ -210,11 +254,12 @@ public final class EdsBalancer extends LoadBalancer {
       watch = null;
     }
     closePriorities();
+    closeDns();
     pickers.shutdown();
   }
 
   private void onEndpoints(String serviceName, EndpointsUpdate update) {
-    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+    if (shutdown || config.logicalDns().isPresent() || !serviceName.equals(config.edsServiceName())) {
       return; // a late callback of a watch already replaced
     }
     endpoints = update;
@@ -275,7 +320,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void onDoesNotExist(String serviceName) {
-    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+    if (shutdown || config.logicalDns().isPresent() || !serviceName.equals(config.edsServiceName())) {
       return;
     }
     endpoints = null;
@@ -285,7 +330,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private void onError(String serviceName, Status error) {
-    if (shutdown || !serviceName.equals(config.edsServiceName())) {
+    if (shutdown || config.logicalDns().isPresent() || !serviceName.equals(config.edsServiceName())) {
       return;
     }
     if (endpoints == null) {
@@ -330,7 +375,7 @@ public final class EdsBalancer extends LoadBalancer {
    * reports are ignored.
    */
   private void onTreeState(long tree, ConnectivityState newState, SubchannelPicker newPicker) {
-    if (shutdown || priorities == null || tree != trees) {
+    if (shutdown || (priorities == null && dns == null) || tree != trees) {
       return;
     }
     childState = newState;

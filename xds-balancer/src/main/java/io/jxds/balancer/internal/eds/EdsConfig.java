@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.eds;
 
+import io.jxds.api.model.LogicalDns;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.balancer.internal.tree.EndpointPolicy;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * @param policy how each priority picks its endpoints (a change re-feeds the priorities)
  * @param loadReporting whether the cluster's {@code lrs_server} asks for load reports (LRS)
  * @param outlierDetection the cluster's {@code outlier_detection} (gRFC A50), empty when it has none
+ * @param logicalDns a LOGICAL_DNS cluster's name (gRFC A37): its endpoint comes from DNS, nothing is
+ *     watched; empty for an EDS cluster
  */
 public record EdsConfig(
     String cluster,
@@ -26,7 +29,8 @@ public record EdsConfig(
     Duration childRetention,
     EndpointPolicy policy,
     boolean loadReporting,
-    Optional<OutlierDetection> outlierDetection) {
+    Optional<OutlierDetection> outlierDetection,
+    Optional<LogicalDns> logicalDns) {
   public EdsConfig {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(edsServiceName, "edsServiceName");
@@ -34,6 +38,16 @@ public record EdsConfig(
     Objects.requireNonNull(childRetention, "childRetention");
     Objects.requireNonNull(policy, "policy");
     Objects.requireNonNull(outlierDetection, "outlierDetection");
+    Objects.requireNonNull(logicalDns, "logicalDns");
+  }
+
+  /** An EDS cluster's config. */
+  public EdsConfig(
+      String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
+      Duration childRetention, EndpointPolicy policy, boolean loadReporting,
+      Optional<OutlierDetection> outlierDetection) {
+    this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, policy, loadReporting,
+        outlierDetection, Optional.empty());
   }
 
   /** A config without outlier detection. */
@@ -41,7 +55,7 @@ public record EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention, EndpointPolicy policy, boolean loadReporting) {
     this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention, policy, loadReporting,
-        Optional.empty());
+        Optional.empty(), Optional.empty());
   }
 
   /** A round-robin cluster's config, without load reporting. */
@@ -49,6 +63,6 @@ public record EdsConfig(
       String cluster, String edsServiceName, long maxConcurrentRequests, Duration failoverTimeout,
       Duration childRetention) {
     this(cluster, edsServiceName, maxConcurrentRequests, failoverTimeout, childRetention,
-        EndpointPolicy.ROUND_ROBIN, false, Optional.empty());
+        EndpointPolicy.ROUND_ROBIN, false, Optional.empty(), Optional.empty());
   }
 }
