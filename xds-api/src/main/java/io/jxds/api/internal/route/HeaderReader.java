@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Built once per matcher, when the route table is (so the {@code Metadata.Key} is made once);
- * {@link #read} builds a string only for a header with several values.
+ * {@link #read} builds a string only for a header with several values. A route's {@code
+ * hash_policy} reads headers the same way (gRFC A42), so the balancer's request hash uses it too.
  */
-final class HeaderReader {
+public final class HeaderReader {
   private static final String CONTENT_TYPE = "content-type";
   private static final String GRPC_CONTENT_TYPE = "application/grpc";
 
@@ -33,7 +34,13 @@ final class HeaderReader {
     this.contentType = contentType;
   }
 
-  static HeaderReader of(String name) {
+  /**
+   * The reader of header {@code name}.
+   *
+   * @param name a header name, in any case
+   * @return its reader; one that always reads absent for a name no call can carry as text
+   */
+  public static HeaderReader of(String name) {
     String n = name.toLowerCase(Locale.ROOT);
     if (n.equals(CONTENT_TYPE)) {
       return new HeaderReader(null, true);
@@ -50,8 +57,13 @@ final class HeaderReader {
     return new HeaderReader(key, false);
   }
 
-  /** The header's value as matched, or null when the call lacks it. */
-  @Nullable String read(Metadata headers) {
+  /**
+   * The header's value as matched.
+   *
+   * @param headers the call's headers
+   * @return the value, several joined with {@code ","}; null when the call lacks it
+   */
+  public @Nullable String read(Metadata headers) {
     if (contentType) {
       return GRPC_CONTENT_TYPE;
     }

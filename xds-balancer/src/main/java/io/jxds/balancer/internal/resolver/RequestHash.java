@@ -1,10 +1,10 @@
 package io.jxds.balancer.internal.resolver;
 
 import io.grpc.Metadata;
+import io.jxds.api.internal.route.HeaderReader;
 import io.jxds.api.model.route.HashPolicy;
 import io.jxds.api.model.route.RegexRewrite;
 import io.jxds.balancer.internal.hash.XxHash64;
-import java.util.Iterator;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -16,11 +16,10 @@ import org.jspecify.annotations.Nullable;
  * {@code content-type} reads {@code application/grpc}); {@code filter_state io.grpc.channel_id}
  * hashes the channel's id. The first hash is taken as is, each later one combined as
  * {@code rotateLeft(hash, 1) ^ next}; a terminal entry ends the evaluation once there is a hash.
- * Immutable: built once per route table, with each header's {@code Metadata.Key} made once.
+ * Immutable: built once per route table, each header's reader (the route matchers' own
+ * {@link HeaderReader}) made once.
  */
 public final class RequestHash {
-  private static final String CONTENT_TYPE = "content-type";
-
   private final Entry[] entries;
   private final long channelIdHash;
 
@@ -35,10 +34,9 @@ public final class RequestHash {
     for (int i = 0; i < entries.length; i++) {
       HashPolicy p = policies.get(i);
       if (p instanceof HashPolicy.Header h) {
-        entries[i] = new Entry(false, key(h.name()), h.name().equals(CONTENT_TYPE), h.rewrite().orElse(null),
-            h.terminal());
+        entries[i] = new Entry(false, HeaderReader.of(h.name()), h.rewrite().orElse(null), h.terminal());
       } else {
-        entries[i] = new Entry(true, null, false, null, p.terminal());
+        entries[i] = new Entry(true, null, null, p.terminal());
       }
     }
     this.channelIdHash = XxHash64.hash(longBytes(channelId), 0);
@@ -73,47 +71,15 @@ public final class RequestHash {
   }
 
   private static @Nullable Long headerHash(Entry e, Metadata headers) {
-    String value;
-    if (e.contentType) {
-      value = "application/grpc";
-    } else {
-      Metadata.Key<String> k = e.header;
-      if (k == null) {
-        return null;
-      }
-      Iterable<String> values = headers.getAll(k);
-      if (values == null) {
-        return null;
-      }
-      Iterator<String> it = values.iterator();
-      if (!it.hasNext()) {
-        return null;
-      }
-      value = it.next();
-      if (it.hasNext()) {
-        StringBuilder joined = new StringBuilder(value);
-        while (it.hasNext()) {
-          joined.append(',').append(it.next());
-        }
-        value = joined.toString();
-      }
+    HeaderReader reader = e.header;
+    String value = reader == null ? null : reader.read(headers);
+    if (value == null) {
+      return null;
     }
     if (e.rewrite != null) {
       value = e.rewrite.rewrite(value);
     }
     return XxHash64.hash(value);
-  }
-
-  /** A header entry's key; null for a name no call can carry as text (so it produces nothing). */
-  private static Metadata.@Nullable Key<String> key(String name) {
-    if (name.startsWith(":") || name.endsWith(Metadata.BINARY_HEADER_SUFFIX) || name.equals(CONTENT_TYPE)) {
-      return null;
-    }
-    try {
-      return Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 
   private static byte[] longBytes(long v) {
@@ -124,7 +90,7 @@ public final class RequestHash {
     return b;
   }
 
-  /** One entry: the channel id, or a header (its key null when no call can carry it as text). */
-  private record Entry(boolean channelId, Metadata.@Nullable Key<String> header, boolean contentType,
-      @Nullable RegexRewrite rewrite, boolean terminal) {}
+  /** One entry: the channel id, or a header's reader. */
+  private record Entry(boolean channelId, @Nullable HeaderReader header, @Nullable RegexRewrite rewrite,
+      boolean terminal) {}
 }
