@@ -1,9 +1,6 @@
 package io.jxds.benchmarks;
 
 import io.grpc.LoadBalancer.PickResult;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -45,38 +42,6 @@ public final class PickCpuRatio {
     PickBenchmark bench = new PickBenchmark();
     bench.setUp();
     Map<String, Supplier<PickResult>> pickers = pickers(bench);
-    ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-    Map<String, double[]> perPick = new LinkedHashMap<>();
-    pickers.keySet().forEach(name -> perPick.put(name, new double[rounds]));
-    long sink = 0;
-    for (int r = -rounds / 4; r < rounds; r++) { // the first quarter warms up
-      for (Map.Entry<String, Supplier<PickResult>> e : pickers.entrySet()) {
-        Supplier<PickResult> picker = e.getValue();
-        long start = cpu.getCurrentThreadCpuTime();
-        for (int i = 0; i < PICKS_PER_BATCH; i++) {
-          sink += System.identityHashCode(picker.get().getSubchannel()) & 1;
-        }
-        long spent = cpu.getCurrentThreadCpuTime() - start;
-        if (r >= 0) {
-          perPick.get(e.getKey())[r] = (double) spent / PICKS_PER_BATCH;
-        }
-      }
-    }
-    double baseP10 = 0;
-    double baseMedian = 0;
-    System.out.printf("%-32s %10s %10s %8s%n", "picker", "p10 ns", "median ns", "ratio");
-    for (Map.Entry<String, double[]> e : perPick.entrySet()) {
-      double[] v = e.getValue();
-      Arrays.sort(v);
-      double p10 = v[rounds / 10];
-      double median = v[rounds / 2];
-      if (baseMedian == 0) {
-        baseP10 = p10;
-        baseMedian = median;
-      }
-      System.out.printf("%-32s %10.1f %10.1f %7.2fx%n", e.getKey(), p10, median, median / baseMedian);
-    }
-    System.out.println("(p10 ratio to baseline uses " + String.format("%.1f", baseP10) + " ns; sink " + (sink & 1)
-        + ")");
+    CpuTimedPicks.run(pickers, rounds, PICKS_PER_BATCH);
   }
 }
