@@ -1,6 +1,7 @@
 package io.jxds.benchmarks;
 
 import io.grpc.LoadBalancer.PickResult;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -42,6 +43,7 @@ public final class PickCpuRatio {
     PickBenchmark bench = new PickBenchmark();
     bench.setUp();
     Map<String, Supplier<PickResult>> pickers = pickers(bench);
-    CpuTimedPicks.run(pickers, rounds, PICKS_PER_BATCH);
+    CpuTimedRounds.run(pickers, pick -> System.identityHashCode(pick.getSubchannel()) & 1, rounds, PICKS_PER_BATCH,
+        ManagementFactory.getThreadMXBean()::getCurrentThreadCpuTime, "ns");
   }
 }

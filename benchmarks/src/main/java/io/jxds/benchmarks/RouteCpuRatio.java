@@ -1,6 +1,7 @@
 package io.jxds.benchmarks;
 
 import io.grpc.LoadBalancer.PickResult;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -30,6 +31,7 @@ public final class RouteCpuRatio {
     ops.put("oneRoute", bench::oneRoute);
     ops.put("tenHeaderRoutes", bench::tenHeaderRoutes);
     ops.put("tenPathRoutes", bench::tenPathRoutes);
-    CpuTimedPicks.run(ops, rounds, OPS_PER_BATCH);
+    CpuTimedRounds.run(ops, pick -> System.identityHashCode(pick.getSubchannel()) & 1, rounds, OPS_PER_BATCH,
+        ManagementFactory.getThreadMXBean()::getCurrentThreadCpuTime, "ns");
   }
 }
