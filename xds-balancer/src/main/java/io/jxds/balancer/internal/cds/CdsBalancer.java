@@ -131,6 +131,12 @@ public final class CdsBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
+    if (update.aggregate().isPresent()) {
+      current = null;
+      closeChild();
+      fail(Status.UNAVAILABLE.withDescription("cluster " + cluster + " is an aggregate cluster, not served yet"));
+      return;
+    }
     Optional<String> tlsProblem = tls.apply(update.upstreamTls());
     if (tlsProblem.isPresent()) {
       current = null;
