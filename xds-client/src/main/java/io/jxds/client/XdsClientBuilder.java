@@ -125,10 +125,7 @@ public final class XdsClientBuilder {
   public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
     ServerInfo server = bootstrap.server();
     XdsClientBuilder builder = forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials());
-    for (ServerInfo fallback : bootstrap.servers().subList(1, bootstrap.servers().size())) {
-      builder.addFallbackServer(
-          fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
-    }
+    builder.addFallbacks(bootstrap.servers());
     builder.bootstrap = bootstrap;
     return builder
         .node(bootstrap.node())
@@ -188,7 +185,9 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * gRFC A53: a cached CDS resource missing from a response is kept (default false).
+   * gRFC A53: a cached CDS resource missing from a response is kept (default false). It applies to
+   * the primary and to the fallbacks added with {@link #addFallbackServer}; a bootstrap's servers
+   * each have their own ({@code server_features}), which applies while that server serves.
    *
    * @param ignore whether to keep it
    * @return this builder
@@ -226,15 +225,23 @@ public final class XdsClientBuilder {
    * @return this builder
    */
   public XdsClientBuilder addFallbackServer(String target, ChannelCredentials credentials, boolean delta) {
-    fallbacks.add(new Fallback(
-        Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null, delta));
+    fallbacks.add(new Fallback(Objects.requireNonNull(target, "target"),
+        Objects.requireNonNull(credentials, "credentials"), null, delta, null));
     return this;
   }
 
   /** Not API: a fallback server on a transport of the test's (see {@link #addFallbackServer}). */
   XdsClientBuilder addFallbackTransport(AdsTransport transport, boolean delta) {
-    fallbacks.add(new Fallback(transport.target(), null, transport, delta));
+    fallbacks.add(new Fallback(transport.target(), null, transport, delta, null));
     return this;
+  }
+
+  /** The servers after the first of a bootstrap's list, as fallbacks, each with its own features. */
+  private void addFallbacks(List<ServerInfo> servers) {
+    for (ServerInfo s : servers.subList(1, servers.size())) {
+      fallbacks.add(new Fallback(s.serverUri(), s.channelCredentials().toChannelCredentials(), null, s.delta(),
+          s.ignoreResourceDeletion()));
+    }
   }
 
   /**
@@ -367,12 +374,13 @@ public final class XdsClientBuilder {
       }
     }
     List<AdsServer> servers = new ArrayList<>();
-    servers.add(new AdsServer(ads, delta));
+    servers.add(new AdsServer(ads, delta, ignoreResourceDeletion));
     for (Fallback f : fallbacks) {
       AdsTransport given = f.transport(); // else addFallbackServer set the credentials
+      Boolean ignore = f.ignoreResourceDeletion();
       servers.add(new AdsServer(
           given != null ? given : ownedTransport(f.target(), Objects.requireNonNull(f.credentials(), "credentials")),
-          f.delta()));
+          f.delta(), ignore != null ? ignore : ignoreResourceDeletion));
     }
     Map<String, FileWatcherProvider> providers = new LinkedHashMap<>();
     for (Map.Entry<String, CertificateProviderSpec> e : certificateProviders.entrySet()) {
@@ -384,7 +392,6 @@ public final class XdsClientBuilder {
         n,
         resourceTimeout,
         cacheRetention,
-        ignoreResourceDeletion,
         nodeOnFirstRequestOnly,
         timers,
         owned,
@@ -408,9 +415,7 @@ public final class XdsClientBuilder {
   private DefaultXdsClient authorityClient(List<ServerInfo> authorityServers, ScheduledExecutorService timers) {
     ServerInfo first = authorityServers.get(0);
     XdsClientBuilder b = forTarget(first.serverUri(), first.channelCredentials().toChannelCredentials());
-    for (ServerInfo fallback : authorityServers.subList(1, authorityServers.size())) {
-      b.addFallbackServer(fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
-    }
+    b.addFallbacks(authorityServers);
     b.node = node;
     b.resourceTimeout = resourceTimeout;
     b.cacheRetention = cacheRetention;
@@ -439,9 +444,12 @@ public final class XdsClientBuilder {
     return Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
   }
 
-  /** A fallback server as configured: a target to dial, or a transport given by a test. */
-  private record Fallback(
-      String target, @Nullable ChannelCredentials credentials, @Nullable AdsTransport transport, boolean delta) {}
+  /**
+   * A fallback server as configured: a target to dial, or a transport given by a test; its own
+   * {@code ignore_resource_deletion} (a bootstrap's), or null for the builder's.
+   */
+  private record Fallback(String target, @Nullable ChannelCredentials credentials, @Nullable AdsTransport transport,
+      boolean delta, @Nullable Boolean ignoreResourceDeletion) {}
 
   private static LongSupplier nanoTicker(Clock clock) {
     return () -> {
