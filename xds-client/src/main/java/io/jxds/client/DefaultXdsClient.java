@@ -65,9 +65,9 @@ public final class DefaultXdsClient implements XdsClient {
   static {
     ClientInternals.install(new ClientInternals.Access() {
       @Override
-      public @Nullable LoadStatsStore loadStats(XdsClient client) {
+      public @Nullable LoadStatsStore loadStats(XdsClient client, String cluster) {
         DefaultXdsClient c = unwrap(client);
-        return c == null ? null : c.loadReports.store();
+        return c == null ? null : c.clientOfName(cluster).loadReports.store();
       }
 
       @Override
@@ -273,6 +273,19 @@ public final class DefaultXdsClient implements XdsClient {
     }
     all.sort(Comparator.comparing(ResourceStatus::typeUrl).thenComparing(ResourceStatus::name));
     return new XdsClientStatus(status.connected(), nodeId, all);
+  }
+
+  /**
+   * The client that serves {@code name}: with federation (gRFC A47), the client of an {@code
+   * xdstp:} name's authority; this one for any other name, or an authority the bootstrap lacks.
+   */
+  private DefaultXdsClient clientOfName(String name) {
+    Federation f = federation;
+    if (f == null || !XdstpName.matches(name)) {
+      return this;
+    }
+    DefaultXdsClient owner = f.clientOf(XdstpName.authority(name));
+    return owner == null ? this : owner;
   }
 
   /** gRFC A47: the authorities' clients; set once, by the builder, before the client is handed out. */
