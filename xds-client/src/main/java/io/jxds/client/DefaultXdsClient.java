@@ -184,7 +184,7 @@ public final class DefaultXdsClient implements XdsClient {
 
       @Override
       public XdsClientStatus status() {
-        return DefaultXdsClient.this.status;
+        return DefaultXdsClient.this.status(); // with federation, every authority's resources
       }
     });
   }
@@ -291,6 +291,11 @@ public final class DefaultXdsClient implements XdsClient {
   /** gRFC A47: the authorities' clients; set once, by the builder, before the client is handed out. */
   void federate(Federation f) {
     federation = f;
+    // gRFC A40/A71: one ClientConfig per client. The authorities' clients are parts of this one:
+    // CSDS reports their resources in this client's status, not as clients of their own.
+    for (DefaultXdsClient other : f.others()) {
+      LiveClients.unregister(other.liveClientId);
+    }
   }
 
   /** A watch that cannot be served: its watcher hears why at once (UNAVAILABLE, gRFC A54), nothing is requested. */
