@@ -103,7 +103,10 @@ public final class DefaultXdsClient implements XdsClient {
   private final LoadReportClient loadReports;
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
-  /** gRFC A47: set once by the builder for a bootstrap with {@code authorities}; null otherwise. */
+  /**
+   * gRFC A47: set once by the builder for a client built from a bootstrap (its {@code authorities},
+   * possibly none); null for one built on a target or channel, whose server serves every name.
+   */
   private volatile @Nullable Federation federation;
 
   /**

@@ -77,7 +77,10 @@ public final class XdsClientBuilder {
   private @Nullable RandomGenerator random;
   private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
   private @Nullable Telemetry telemetry;
-  /** Set by {@link #fromBootstrap}: its {@code authorities} make the client federated (gRFC A47). */
+  /**
+   * Set by {@link #fromBootstrap}: its {@code authorities} make the client federated (gRFC A47);
+   * without a bootstrap ({@link #forTarget}, {@link #forChannel}) the one server serves every name.
+   */
   private @Nullable Bootstrap bootstrap;
 
   private XdsClientBuilder(String target, @Nullable ChannelCredentials credentials, @Nullable Channel channel) {
@@ -90,7 +93,8 @@ public final class XdsClientBuilder {
    * A client that opens its own channel to {@code target} (a gRPC target string) and closes it.
    * Its ADS stream waits for that channel to connect, and early in an outage the client cuts the
    * channel's reconnect backoff short a few times, so a restarted control plane is found within
-   * about a second.
+   * about a second. Without a bootstrap there are no {@code authorities} (gRFC A47): this one server
+   * serves every name, {@code xdstp:} names of any authority included.
    *
    * @param target a gRPC target string, e.g. {@code dns:///xds.example.com:443}
    * @param credentials the channel's credentials
@@ -106,6 +110,7 @@ public final class XdsClientBuilder {
    * and its reconnect backoff is left alone. On a {@link io.grpc.ManagedChannel} the ADS stream
    * waits for the channel to connect (its state is watched to report failures); on any other
    * {@link Channel} a stream fails as soon as connecting fails and the client retries with backoff.
+   * As with {@link #forTarget}, the channel's server serves every name, {@code xdstp:} ones included.
    *
    * @param channel the channel to the control plane
    * @return a builder
@@ -117,7 +122,8 @@ public final class XdsClientBuilder {
 
   /**
    * A client configured from a parsed bootstrap: its servers (the first, then the others as
-   * fallbacks, gRFC A71), node and jxds knobs.
+   * fallbacks, gRFC A71), node and jxds knobs, and its {@code authorities} (gRFC A47): an {@code
+   * xdstp:} name whose authority the bootstrap does not list, none listed included, fails its watch.
    *
    * @param bootstrap the bootstrap, e.g. from {@link io.jxds.client.bootstrap.BootstrapLoader}
    * @return a builder, which may still override what the bootstrap set
@@ -400,7 +406,9 @@ public final class XdsClientBuilder {
         random == null ? new Random() : random,
         lrsChannel,
         telemetry != null ? telemetry : Telemetry.global());
-    if (bootstrap != null && !bootstrap.authorities().isEmpty()) {
+    // gRFC A47: a bootstrap's client checks every xdstp: name's authority against its authorities,
+    // none of them included. A client without a bootstrap has one server, which serves every name.
+    if (bootstrap != null) {
       ScheduledExecutorService shared = timers;
       client.federate(Federation.of(bootstrap, client, authorityServers -> authorityClient(authorityServers, shared)));
     }

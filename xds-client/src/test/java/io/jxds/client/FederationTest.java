@@ -176,6 +176,46 @@ class FederationTest {
   }
 
   @Test
+  void clientOnAChannelServesEveryAuthorityFromThatChannel() {
+    main.server().setClusters(XdsResources.cluster(MAIN).build(), XdsResources.cluster(OTHER).build());
+    io.grpc.ManagedChannel channel = main.server().newClientChannel();
+    try {
+      client = XdsClientBuilder.forChannel(channel).build();
+      RecordingWatcher<ClusterUpdate> mainCluster = new RecordingWatcher<>();
+      RecordingWatcher<ClusterUpdate> otherCluster = new RecordingWatcher<>();
+      client.watchCluster(MAIN, mainCluster, Runnable::run);
+      client.watchCluster(OTHER, otherCluster, Runnable::run);
+
+      Poll.until("both", () -> mainCluster.updates().size() == 1 && otherCluster.updates().size() == 1);
+      assertThat(main.server().streams().count()).isEqualTo(1);
+      assertThat(names(main.server().requests().ofType(CLUSTER_TYPE_URL))).containsOnly(MAIN, OTHER);
+    } finally {
+      client.close();
+      client = null;
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void bootstrapWithoutAuthoritiesFailsEveryXdstpNameNamingItsAuthority() throws Exception {
+    // gRFC A47: an xdstp: name's authority must be in the bootstrap's authorities, even when there
+    // are none; plain names still come from the top-level server.
+    main.server().setClusters(XdsResources.cluster("plain").build(), XdsResources.cluster(MAIN).build());
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(main.server().bootstrap().build(), "test")).build();
+    RecordingWatcher<ClusterUpdate> plain = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> federated = new RecordingWatcher<>();
+    client.watchCluster(MAIN, federated, Runnable::run);
+    client.watchCluster("plain", plain, Runnable::run);
+
+    assertThat(federated.errors()).singleElement().satisfies(s -> {
+      assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(s.getDescription()).contains("authority \"main.example\" is not in the bootstrap's authorities");
+    });
+    Poll.until("plain", () -> plain.updates().size() == 1);
+    assertThat(names(main.server().requests().ofType(CLUSTER_TYPE_URL))).containsOnly("plain");
+  }
+
+  @Test
   void csdsReportsOneClientConfigForTheWholeBootstrap() throws Exception {
     // gRFC A40/A71: one ClientConfig per client; jxds shares one client per bootstrap, whose
     // authorities' resources (listeners included) are all in it, under the top-level server's scope.
