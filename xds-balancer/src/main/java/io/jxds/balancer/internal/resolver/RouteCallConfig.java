@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.resolver;
 
+import io.grpc.ClientInterceptor;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.NameResolver.ServiceConfigParser;
@@ -36,12 +37,24 @@ final class RouteCallConfig {
   private final String route;
   private final @Nullable Map<String, ?> json;
   private final @Nullable RequestHash hash;
+  private final FaultFilters.@Nullable Chain faults; // gRFC A33, per route and cluster (FaultFilters)
   private volatile @Nullable Object parsed;
 
   private RouteCallConfig(String route, @Nullable Map<String, ?> json, @Nullable RequestHash hash) {
+    this(route, json, hash, null);
+  }
+
+  private RouteCallConfig(String route, @Nullable Map<String, ?> json, @Nullable RequestHash hash,
+      FaultFilters.@Nullable Chain faults) {
     this.route = route;
     this.json = json;
     this.hash = hash;
+    this.faults = faults;
+  }
+
+  /** These settings with the fault filters of one of the route's clusters; this one when there are none. */
+  RouteCallConfig withFaults(FaultFilters.@Nullable Chain chain) {
+    return chain == null ? this : new RouteCallConfig(route, json, hash, chain);
   }
 
   /**
@@ -88,7 +101,9 @@ final class RouteCallConfig {
       }
     }
     Long requestHash = hash == null ? null : hash.hash(call.getHeaders());
-    return new CallRoute.Routed(config, new ClusterCallInterceptor(ref, requestHash));
+    ClientInterceptor interceptor = new ClusterCallInterceptor(ref, requestHash);
+    return new CallRoute.Routed(config,
+        faults == null ? interceptor : faults.intercept(interceptor, call.getHeaders()));
   }
 
   @Override
