@@ -11,7 +11,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.manager.ChosenCluster;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,9 +22,14 @@ import org.jspecify.annotations.Nullable;
  * the call is committed, no pick follows) or when the call closes without them.
  */
 final class ClusterCallInterceptor implements ClientInterceptor {
+  /** One per class, not an atomic object per call: a call allocates nothing to be released once. */
+  private static final AtomicIntegerFieldUpdater<ClusterCallInterceptor> RELEASED =
+      AtomicIntegerFieldUpdater.newUpdater(ClusterCallInterceptor.class, "released");
+
   private final ClusterRefs.ClusterRef ref;
   private final @Nullable Long requestHash;
-  private final AtomicBoolean released = new AtomicBoolean();
+  /** 1 once the call's reference is dropped. */
+  private volatile int released;
 
   /** @param ref the call's reference, already taken */
   ClusterCallInterceptor(ClusterRefs.ClusterRef ref) {
@@ -79,7 +84,7 @@ final class ClusterCallInterceptor implements ClientInterceptor {
   }
 
   private void release() {
-    if (released.compareAndSet(false, true)) {
+    if (RELEASED.compareAndSet(this, 0, 1)) {
       ref.releaseFromCall();
     }
   }
