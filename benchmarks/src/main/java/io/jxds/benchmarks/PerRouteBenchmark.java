@@ -74,6 +74,8 @@ public class PerRouteBenchmark {
   RequestHash requestHash;
   Metadata headers;
   CallOptions appHash;
+  long appHashValue = 0x1234_5678_9ABC_DEF0L;
+  io.jxds.api.internal.route.HeaderReader reader = io.jxds.api.internal.route.HeaderReader.of("x-user");
 
   @Setup
   public void setUp() {
@@ -124,6 +126,46 @@ public class PerRouteBenchmark {
         : CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, hash);
     return ring.pickSubchannel(FakeLbHelper.args(options, headers));
   }
+
+  /** The application's side of {@code REQUEST_HASH} as a call sets it: its hash in a call option, the pick. */
+  @Benchmark
+  public PickResult requestHashPickPerCall() {
+    CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue);
+    return ring.pickSubchannel(FakeLbHelper.args(options, headers));
+  }
+
+  /** Part: the header read as a route reads it. */
+  @Benchmark
+  public String partHeaderRead() {
+    return reader.read(headers);
+  }
+
+  /** Part: the route's hash: the header read and hashed. */
+  @Benchmark
+  public Long partRouteHash() {
+    return requestHash.hash(headers);
+  }
+
+  /** Part: the call options of a routed call without a hash (the cluster). */
+  @Benchmark
+  public CallOptions partClusterOption() {
+    return CallOptions.DEFAULT.withOption(ChosenCluster.KEY, "c");
+  }
+
+  /** Part: the call options of a routed call with a hash, as two options. */
+  @Benchmark
+  public CallOptions partClusterAndHashOptions() {
+    return CallOptions.DEFAULT.withOption(ChosenCluster.KEY, "c").withOption(XdsClusterPolicy.REQUEST_HASH,
+        appHashValue);
+  }
+
+  /** Part: the call options of a routed call with a hash, as one option holding both. */
+  @Benchmark
+  public CallOptions partClusterWithHashOption() {
+    return CallOptions.DEFAULT.withOption(BOTH, new Object[] {"c", appHashValue});
+  }
+
+  static final CallOptions.Key<Object[]> BOTH = CallOptions.Key.create("both");
 
   @Benchmark
   public PickResult hashHeaderPick() {
