@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.jxds.api.model.route.RetryPolicy;
 import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.VirtualHost;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -93,8 +94,8 @@ final class RouteCallConfig {
         return refused;
       }
     }
-    Long requestHash = hash == null ? null : hash.hash(call.getHeaders());
-    return new CallRoute.Routed(config, new ClusterCallInterceptor(ref, requestHash));
+    ChosenCluster chosen = hash == null ? ref.chosen() : hash.chosen(ref.chosen(), call.getHeaders());
+    return new CallRoute.Routed(config, new ClusterCallInterceptor(ref, chosen));
   }
 
   /** Asks the channel's parser, once per table: the config, or the refusal (logged by the first to keep it). */

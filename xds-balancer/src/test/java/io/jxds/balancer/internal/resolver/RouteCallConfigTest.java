@@ -6,15 +6,25 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.NameResolver.ServiceConfigParser;
 import io.grpc.Status;
+import io.jxds.api.model.route.HashPolicy;
 import io.jxds.api.model.route.Route;
 import io.jxds.api.model.route.RouteAction;
 import io.jxds.api.model.route.RouteMatch;
 import io.jxds.api.model.route.StringMatcher;
 import io.jxds.api.model.route.VirtualHost;
+import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.internal.hash.XxHash64;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.TestBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,6 +121,42 @@ class RouteCallConfigTest {
     };
   }
 
+  @Test
+  void aRoutesHashTravelsWithItsClusterInTheCallsOneOption() {
+    Route hashed = new Route("hashed", RouteMatch.path(new StringMatcher.Prefix("", false)),
+        new RouteAction.Cluster("c"), Optional.empty(), Optional.empty(),
+        List.of(new HashPolicy.Header("x-user", Optional.empty(), false)));
+    RouteCallConfig config = configOf(hashed);
+    ClusterRefs.ClusterRef ref = hold("c");
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER), "alice");
+    CallOptions[] seen = new CallOptions[1];
+    Channel channel = new Channel() {
+      @Override
+      public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+        seen[0] = options;
+        return new NoopClientCall<>();
+      }
+
+      @Override
+      public String authority() {
+        return "service";
+      }
+    };
+
+    CallRoute route = config.route(retained(ref), FakeLbHelper.args(CallOptions.DEFAULT, headers), DEFAULT_CONFIG,
+        null);
+    ((CallRoute.Routed) route).interceptor().interceptCall(TestBackend.NAME_METHOD,
+        CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, 5L), channel);
+
+    ChosenCluster chosen = seen[0].getOption(ChosenCluster.KEY);
+    assertThat(chosen.cluster()).isEqualTo("c");
+    assertThat(chosen.hasRequestHash()).isTrue();
+    assertThat(chosen.requestHash()).isEqualTo(XxHash64.hash("alice"));
+    assertThat(seen[0].getOption(XdsClusterPolicy.REQUEST_HASH)).as("the application's, left as it set it")
+        .isEqualTo(5L);
+  }
+
   private static Route route(String name, Optional<Duration> timeout) {
     return new Route(name, RouteMatch.path(new StringMatcher.Prefix("", false)), new RouteAction.Cluster("c"),
         timeout, Optional.empty(), List.of());
@@ -130,5 +176,23 @@ class RouteCallConfigTest {
   private static ClusterRefs.ClusterRef retained(ClusterRefs.ClusterRef ref) {
     assertThat(ref.tryRetain()).isTrue();
     return ref;
+  }
+
+  /** A call that does nothing. */
+  private static final class NoopClientCall<Q, R> extends ClientCall<Q, R> {
+    @Override
+    public void start(Listener<R> listener, Metadata headers) {}
+
+    @Override
+    public void request(int numMessages) {}
+
+    @Override
+    public void cancel(String message, Throwable cause) {}
+
+    @Override
+    public void halfClose() {}
+
+    @Override
+    public void sendMessage(Q message) {}
   }
 }
