@@ -58,8 +58,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       the application set, the options built once outside the loop;
  *   <li>{@code requestHashPickPerCall}: the same with the option set per call, as an application
  *       whose hash varies per call sets it (one call option, as the route side's);
- *   <li>{@code routeHeaderHashPick}: a route header hash policy's cost: the header read and hashed,
- *       the call's one option set, the pick (target ≤ 1.2× the {@code REQUEST_HASH} pick);
+ *   <li>{@code requestHashPickRouted}: the same on an {@code xds:///} channel, where a route hash
+ *       policy can exist: the application's option, then the resolver's chosen cluster;
+ *   <li>{@code routeHeaderHashPick}: a route header hash policy's pick: the chosen cluster looked up,
+ *       the header read and hashed, the call's one option set, the pick (target ≤ 1.2× the {@code
+ *       REQUEST_HASH} pick);
  *   <li>{@code hashHeaderPick}: today's {@code hashHeader} config (the picker hashes the header);
  *   <li>{@code part*}: the parts: the header read, the route's hash, the call options.
  * </ul>
@@ -144,6 +147,13 @@ public class PerRouteBenchmark {
   @Benchmark
   public PickResult requestHashPickPerCall() {
     CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue);
+    return ring.pickSubchannel(FakeLbHelper.args(options, headers));
+  }
+
+  @Benchmark
+  public PickResult requestHashPickRouted() {
+    CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue)
+        .withOption(ChosenCluster.KEY, chosen.get("c"));
     return ring.pickSubchannel(FakeLbHelper.args(options, headers));
   }
 

@@ -35,6 +35,7 @@ public final class PerRouteCpuRatio {
     Map<String, Supplier<PickResult>> hashes = new LinkedHashMap<>();
     hashes.put("requestHashPickPerCall (baseline)", bench::requestHashPickPerCall);
     hashes.put("routeHeaderHashPick", bench::routeHeaderHashPick);
+    hashes.put("requestHashPickRouted", bench::requestHashPickRouted);
     hashes.put("requestHashPick", bench::requestHashPick);
     hashes.put("hashHeaderPick", bench::hashHeaderPick);
     hashes.put("partHeaderRead + requestHashPick", () -> bench.partHeaderRead() == null ? null : bench.requestHashPick());
