@@ -1,5 +1,6 @@
 package io.jxds.balancer.internal.resolver;
 
+import io.grpc.ClientInterceptor;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
 import io.grpc.NameResolver.ConfigOrError;
 import io.grpc.NameResolver.ServiceConfigParser;
@@ -46,13 +47,25 @@ final class RouteCallConfig {
   private final String route;
   private final @Nullable Map<String, ?> json;
   private final @Nullable RequestHash hash;
+  private final FaultFilters.@Nullable Chain faults; // gRFC A33, per route and cluster (FaultFilters)
   /** The channel's parsed config, or the {@link CallRoute.Failed} of its refusal; null before the first call. */
   private volatile @Nullable Object parsed;
 
   private RouteCallConfig(String route, @Nullable Map<String, ?> json, @Nullable RequestHash hash) {
+    this(route, json, hash, null);
+  }
+
+  private RouteCallConfig(String route, @Nullable Map<String, ?> json, @Nullable RequestHash hash,
+      FaultFilters.@Nullable Chain faults) {
     this.route = route;
     this.json = json;
     this.hash = hash;
+    this.faults = faults;
+  }
+
+  /** These settings with the fault filters of one of the route's clusters; this one when there are none. */
+  RouteCallConfig withFaults(FaultFilters.@Nullable Chain chain) {
+    return chain == null ? this : new RouteCallConfig(route, json, hash, chain);
   }
 
   /**
@@ -95,7 +108,9 @@ final class RouteCallConfig {
       }
     }
     ChosenCluster chosen = hash == null ? ref.chosen() : hash.chosen(ref.chosen(), call.getHeaders());
-    return new CallRoute.Routed(config, new ClusterCallInterceptor(ref, chosen));
+    ClientInterceptor interceptor = new ClusterCallInterceptor(ref, chosen);
+    return new CallRoute.Routed(config,
+        faults == null ? interceptor : faults.intercept(interceptor, call.getHeaders()));
   }
 
   /** Asks the channel's parser, once per table: the config, or the refusal (logged by the first to keep it). */
