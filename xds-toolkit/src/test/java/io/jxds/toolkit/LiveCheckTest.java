@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * missing resource or an unreachable server is a {@link BadInputException} naming it.
  */
 class LiveCheckTest {
-  static final Duration TIMEOUT = Duration.ofSeconds(10);
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
 

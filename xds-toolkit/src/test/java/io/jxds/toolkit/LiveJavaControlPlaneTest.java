@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 class LiveJavaControlPlaneTest {
   private static final String GROUP = "toolkit";
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private final SimpleCache<String> cache = new SimpleCache<>(node -> GROUP);
   private Server controlPlane;
@@ -49,13 +48,16 @@ class LiveJavaControlPlaneTest {
         LiveResources.clusters(), LiveResources.endpoints(), List.of(LiveResources.listener()),
         List.of(LiveResources.routes()), List.of(), "7"));
 
+    String target = "127.0.0.1:" + controlPlane.getPort();
+
     TrafficPlan live;
-    try (DefaultXdsClient client = XdsClientBuilder.forTarget("127.0.0.1:" + controlPlane.getPort(),
-            InsecureChannelCredentials.create())
-        .node(Node.newBuilder().setId("jcp-node").build())
+    // docs/toolkit.md:begin
+    try (DefaultXdsClient client = XdsClientBuilder.forTarget(target, InsecureChannelCredentials.create())
+        .node(Node.newBuilder().setId("ci").build())
         .build()) {
-      live = Snapshot.fetchListener(client, "svc", TIMEOUT).plan();
+      live = Snapshot.fetchListener(client, "svc", Duration.ofSeconds(10)).plan();
     }
+    // docs/toolkit.md:end
 
     TrafficPlan offline = Snapshot.of(LiveResources.all()).plan();
     assertThat(LiveCheckTest.verdicts(live.check())).isEqualTo(LiveCheckTest.verdicts(offline.check())).hasSize(6);

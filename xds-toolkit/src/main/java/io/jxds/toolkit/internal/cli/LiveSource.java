@@ -4,10 +4,15 @@ import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.ChannelCredentials;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
+import io.jxds.client.bootstrap.Bootstrap;
+import io.jxds.client.bootstrap.BootstrapException;
 import io.jxds.client.bootstrap.ChannelCredentialsSpec;
 import io.jxds.client.internal.DurationText;
+import io.jxds.client.internal.bootstrap.BootstrapParser;
 import io.jxds.toolkit.BadInputException;
 import io.jxds.toolkit.Snapshot;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -25,7 +30,13 @@ final class LiveSource {
       description = "fetch from this control plane (any gRPC target) instead of reading FILEs")
   String server;
 
-  @Option(names = "--node", paramLabel = "ID", description = "the node id to fetch as (with --xds-server)")
+  @Option(names = "--bootstrap", paramLabel = "FILE",
+      description = "fetch as the client of this gRPC xDS bootstrap would: its server, credentials, node and"
+          + " certificate providers (instead of --xds-server)")
+  Path bootstrap;
+
+  @Option(names = "--node", paramLabel = "ID",
+      description = "the node id to fetch as (with --xds-server; with --bootstrap, replaces its node's id)")
   String node;
 
   @Option(names = "--listener", paramLabel = "NAME",
@@ -54,12 +65,17 @@ final class LiveSource {
   Path privateKey;
 
   boolean isLive() {
-    return server != null;
+    return server != null || bootstrap != null;
   }
 
   /** Checks that the options fit together, naming the one that does not. */
   void validate(CommandSpec spec, boolean hasFiles) {
-    if (server == null) {
+    if (bootstrap != null) {
+      if (server != null || tls || caCertificate != null || certificate != null || privateKey != null) {
+        throw new ParameterException(spec.commandLine(),
+            "either --bootstrap or --xds-server (and the TLS options), not both");
+      }
+    } else if (server == null) {
       if (node != null || listener != null || cluster != null || tls || caCertificate != null || certificate != null
           || privateKey != null) {
         throw new ParameterException(spec.commandLine(),
@@ -73,11 +89,12 @@ final class LiveSource {
     if (hasFiles) {
       throw new ParameterException(spec.commandLine(), "either FILEs or --xds-server, not both");
     }
-    if (node == null) {
+    if (node == null && bootstrap == null) {
       throw new ParameterException(spec.commandLine(), "--xds-server needs --node ID: the node to fetch as");
     }
     if ((listener == null) == (cluster == null)) {
-      throw new ParameterException(spec.commandLine(), "--xds-server needs one of --listener NAME and --cluster NAME");
+      throw new ParameterException(spec.commandLine(), (bootstrap != null ? "--bootstrap" : "--xds-server")
+          + " needs one of --listener NAME and --cluster NAME");
     }
     if ((certificate == null) != (privateKey == null)) {
       throw new ParameterException(spec.commandLine(), "--certificate and --private-key go together");
@@ -93,16 +110,39 @@ final class LiveSource {
   /** Fetches through a client of its own. */
   Snapshot fetch(CommandSpec spec) throws BadInputException, InterruptedException {
     Duration wait = duration(spec);
-    try (DefaultXdsClient client = XdsClientBuilder.forTarget(server, credentials())
-        .node(Node.newBuilder().setId(node).build())
-        .resourceTimeout(wait)
-        .build()) {
+    XdsClientBuilder builder;
+    String where;
+    if (bootstrap != null) {
+      Bootstrap parsed = bootstrap();
+      where = "xDS server " + parsed.server().serverUri();
+      try {
+        builder = XdsClientBuilder.fromBootstrap(parsed);
+      } catch (RuntimeException e) {
+        throw new BadInputException("bootstrap " + bootstrap + ": " + e.getMessage(), e);
+      }
+      if (node != null) {
+        builder.node(parsed.node().toBuilder().setId(node).build());
+      }
+    } else {
+      where = "xDS server " + server;
+      builder = XdsClientBuilder.forTarget(server, credentials()).node(Node.newBuilder().setId(node).build());
+    }
+    try (DefaultXdsClient client = builder.resourceTimeout(wait).build()) {
       return listener != null ? Snapshot.fetchListener(client, listener, wait) : Snapshot.fetchCluster(client, cluster,
           wait);
-    } catch (BadInputException e) {
-      throw new BadInputException("xDS server " + server + ": " + e.getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw new BadInputException("xDS server " + server + ": " + e.getMessage(), e);
+    } catch (BadInputException | IllegalArgumentException e) {
+      throw new BadInputException(where + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Bootstrap bootstrap() throws BadInputException {
+    try {
+      return BootstrapParser.parse(Files.readString(bootstrap), bootstrap.toString());
+    } catch (IOException e) {
+      throw new BadInputException("bootstrap " + bootstrap + ": cannot read: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : " " + e.getMessage()), e);
+    } catch (BootstrapException e) {
+      throw new BadInputException("bootstrap " + e.getMessage(), e); // the message starts with the file
     }
   }
 

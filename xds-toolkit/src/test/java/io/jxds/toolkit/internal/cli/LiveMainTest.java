@@ -3,6 +3,7 @@ package io.jxds.toolkit.internal.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.grpc.TlsServerCredentials;
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code ./jxds check --xds-server}: exit codes and output of a live check against FakeAdsServer. */
 class LiveMainTest {
+  /** Generous for a loaded machine: a fetch ends as soon as everything is answered. */
+  private static final String ANSWER = "30s";
+
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
   @TempDir Path dir;
 
@@ -45,7 +49,8 @@ class LiveMainTest {
   void aListenerFetchedLiveIsCheckedAndPlannedAsFromAFile() throws Exception {
     serve(ads.server());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--listener", "svc");
+    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--listener", "svc",
+        "--timeout", ANSWER);
 
     assertThat(r.err()).isEmpty();
     assertThat(r.code()).isZero();
@@ -65,7 +70,8 @@ class LiveMainTest {
   void jsonOfALiveCheck() throws Exception {
     serve(ads.server());
 
-    Run r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments");
+    Run r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
+        "--timeout", ANSWER);
 
     JsonNode root = JsonText.parse(r.out());
     assertThat(root.stringMember("schema")).isEqualTo("jxds.check/v1");
@@ -78,7 +84,8 @@ class LiveMainTest {
   void aNackExitsOneWithTheClientsText() {
     ads.server().setClusters(XdsResources.cluster("payments").lrsServer(XdsResources.adsConfigSource()).build());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments");
+    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
+        "--timeout", ANSWER);
 
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).contains("NACK CDS \"payments\": ").contains("lrs_server must be self")
@@ -89,7 +96,8 @@ class LiveMainTest {
   void aMissingResourceExitsTwoNamingItAndTheServer() {
     serve(ads.server());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "nope");
+    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "nope",
+        "--timeout", ANSWER);
 
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
@@ -139,7 +147,7 @@ class LiveMainTest {
       serve(secure);
 
       Run r = run("check", "--xds-server", secure.serverUri(), "--node", "ci", "--cluster", "payments",
-          "--ca-certificate", caFile.toString());
+          "--ca-certificate", caFile.toString(), "--timeout", ANSWER);
 
       assertThat(r.err()).isEmpty();
       assertThat(r.code()).isZero();
@@ -150,6 +158,31 @@ class LiveMainTest {
     } finally {
       secure.close();
     }
+  }
+
+  @Test
+  void aBootstrapGivesTheClientItsCertificateProvidersAsTheApplicationsHas() throws Exception {
+    ads.server().setClusters(XdsResources.cluster("payments").upstreamTls("", "default").build());
+    ads.server().setEndpoints(XdsResources.endpoints("payments")
+        .locality("us", "a", "", l -> l.endpoint("10.0.0.1", 443, HealthStatus.HEALTHY))
+        .build());
+    Path caFile = TestPki.create("upstream-ca").writeCertificate(dir.resolve("ca.pem"));
+    Path bootstrap = Files.writeString(dir.resolve("bootstrap.json"), ads.server().bootstrap().nodeId("ci")
+        .fileWatcherProvider("default", null, null, caFile, null).build());
+
+    Run withoutProviders = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster",
+        "payments", "--timeout", ANSWER);
+    Run withBootstrap = run("check", "--bootstrap", bootstrap.toString(), "--cluster", "payments", "--timeout", ANSWER);
+
+    assertThat(withoutProviders.code()).isEqualTo(1);
+    assertThat(withoutProviders.out()).contains("certificate_providers");
+    assertThat(withBootstrap.err()).isEmpty();
+    assertThat(withBootstrap.code()).isZero();
+    assertThat(withBootstrap.out()).contains("cluster payments: SERVING").contains("TLS, roots default");
+    assertThat(run("check", "--bootstrap", dir.resolve("none.json").toString(), "--cluster", "payments").err())
+        .startsWith("jxds: bootstrap " + dir.resolve("none.json"));
+    assertThat(run("check", "--bootstrap", bootstrap.toString(), "--xds-server", "127.0.0.1:1", "--cluster", "c")
+        .err()).contains("either --bootstrap or --xds-server");
   }
 
   private static String json(com.google.protobuf.Message m) {
