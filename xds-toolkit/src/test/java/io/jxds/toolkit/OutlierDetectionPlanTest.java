@@ -54,6 +54,22 @@ class OutlierDetectionPlanTest {
   }
 
   @Test
+  void aDiffShowsOutlierDetectionTurnedOnAndOff() {
+    Snapshot off = cluster(null);
+    Snapshot on = cluster(OutlierDetection.getDefaultInstance());
+
+    org.assertj.core.api.Assertions.assertThat(PlanDiff.between(off, on).ofKind(Change.Kind.OUTLIER_DETECTION))
+        .singleElement().satisfies(c -> {
+          org.assertj.core.api.Assertions.assertThat(c.cluster()).isEqualTo("payments");
+          org.assertj.core.api.Assertions.assertThat(c.before()).isEqualTo("off");
+          org.assertj.core.api.Assertions.assertThat(c.after()).startsWith("success rate (stdev factor 1.9");
+        });
+    org.assertj.core.api.Assertions.assertThat(PlanDiff.between(on, off).ofKind(Change.Kind.OUTLIER_DETECTION))
+        .singleElement().satisfies(c -> org.assertj.core.api.Assertions.assertThat(c.after()).isEqualTo("off"));
+    org.assertj.core.api.Assertions.assertThat(PlanDiff.between(on, on).changes()).isEmpty();
+  }
+
+  @Test
   void theAssertionsSayWhatTheyFound() {
     assertThatThrownBy(() -> assertThat(cluster(null).plan()).cluster("payments")
         .hasOutlierDetection(io.jxds.api.model.OutlierDetection.defaults()))

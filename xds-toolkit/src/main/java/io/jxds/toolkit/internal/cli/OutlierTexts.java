@@ -1,33 +1,16 @@
 package io.jxds.toolkit.internal.cli;
 
 import io.jxds.api.model.OutlierDetection;
-import java.math.BigDecimal;
-import java.time.Duration;
+import io.jxds.toolkit.internal.plan.OutlierDetectionText;
 import java.util.Optional;
 
 /** A cluster's outlier detection (gRFC A50) in the tables and the JSON, or that it is off. */
 final class OutlierTexts {
   private OutlierTexts() {}
 
-  /**
-   * {@code failure percentage (threshold 85%, ...); every 10s, ejection 30s (at most 300s), at most
-   * 10% of endpoints ejected}, or {@code off}.
-   */
+  /** The table's text; {@link OutlierDetectionText#of}. */
   static String line(Optional<OutlierDetection> detection) {
-    if (detection.isEmpty()) {
-      return "off";
-    }
-    OutlierDetection od = detection.get();
-    StringBuilder s = new StringBuilder();
-    od.successRate().ifPresent(r -> s.append("success rate (stdev factor ").append(r.stdevFactor() / 1000.0)
-        .append(", enforcing ").append(r.enforcementPercentage()).append("%, minimum hosts ").append(r.minimumHosts())
-        .append(", request volume ").append(r.requestVolume()).append(')'));
-    od.failurePercentage().ifPresent(f -> s.append(s.length() == 0 ? "" : ", ").append("failure percentage (threshold ")
-        .append(f.threshold()).append("%, enforcing ").append(f.enforcementPercentage()).append("%, minimum hosts ")
-        .append(f.minimumHosts()).append(", request volume ").append(f.requestVolume()).append(')'));
-    return s.append("; every ").append(duration(od.interval())).append(", ejection ")
-        .append(duration(od.baseEjectionTime())).append(" (at most ").append(duration(od.maxEjectionTime()))
-        .append("), at most ").append(od.maxEjectionPercent()).append("% of endpoints ejected").toString();
+    return OutlierDetectionText.of(detection);
   }
 
   /** {@code "outlierDetection": {...}} or {@code null}. */
@@ -37,9 +20,9 @@ final class OutlierTexts {
       return;
     }
     OutlierDetection od = detection.get();
-    j.beginObject("outlierDetection").string("interval", duration(od.interval()))
-        .string("baseEjectionTime", duration(od.baseEjectionTime()))
-        .string("maxEjectionTime", duration(od.maxEjectionTime()))
+    j.beginObject("outlierDetection").string("interval", OutlierDetectionText.duration(od.interval()))
+        .string("baseEjectionTime", OutlierDetectionText.duration(od.baseEjectionTime()))
+        .string("maxEjectionTime", OutlierDetectionText.duration(od.maxEjectionTime()))
         .number("maxEjectionPercent", od.maxEjectionPercent());
     if (od.successRate().isPresent()) {
       OutlierDetection.SuccessRate r = od.successRate().get();
@@ -58,11 +41,5 @@ final class OutlierTexts {
       j.nullValue("failurePercentage");
     }
     j.end();
-  }
-
-  /** Seconds as protobuf's JSON writes a Duration: {@code 10s}, {@code 1.5s}. */
-  static String duration(Duration d) {
-    BigDecimal seconds = BigDecimal.valueOf(d.getSeconds()).add(BigDecimal.valueOf(d.getNano(), 9));
-    return (seconds.signum() == 0 ? "0" : seconds.stripTrailingZeros().toPlainString()) + "s";
   }
 }
