@@ -16,17 +16,24 @@ import java.math.MathContext;
  */
 final class Json {
   private final Writer text;
+  private final Buffer buffer;
   private final JsonWriter out;
 
   Json() {
     this(new StringWriter());
   }
 
-  /** Writes to {@code text} as it goes (a large plan is not held twice). */
+  /** Writes to {@code text} as it goes (a large plan is not held twice); {@link #flush} at the end. */
   Json(Writer text) {
     this.text = text;
-    this.out = new JsonWriter(text);
+    this.buffer = new Buffer(text);
+    this.out = new JsonWriter(buffer);
     out.setIndent("  ");
+  }
+
+  /** Hands what is buffered to the writer. */
+  Json flush() {
+    return write(buffer::drain);
   }
 
   Json begin() {
@@ -147,7 +154,74 @@ final class Json {
 
   @Override
   public String toString() {
+    flush();
     return text.toString();
+  }
+
+  /**
+   * Gson writes each token as its own call: gathered here without locks, and handed on in large
+   * pieces (a PrintWriter and its BufferedWriter lock on every call).
+   */
+  private static final class Buffer extends Writer {
+    private final Writer target;
+    private final char[] chars = new char[1 << 16];
+    private int size;
+
+    Buffer(Writer target) {
+      this.target = target;
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+      if (size == chars.length) {
+        drain();
+      }
+      chars[size++] = (char) c;
+    }
+
+    @Override
+    public void write(String s, int off, int len) throws IOException {
+      if (len > chars.length - size) {
+        drain();
+        if (len > chars.length) {
+          target.write(s, off, len);
+          return;
+        }
+      }
+      s.getChars(off, off + len, chars, size);
+      size += len;
+    }
+
+    @Override
+    public void write(char[] c, int off, int len) throws IOException {
+      if (len > chars.length - size) {
+        drain();
+        if (len > chars.length) {
+          target.write(c, off, len);
+          return;
+        }
+      }
+      System.arraycopy(c, off, chars, size, len);
+      size += len;
+    }
+
+    void drain() throws IOException {
+      if (size > 0) {
+        target.write(chars, 0, size);
+        size = 0;
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      drain();
+      target.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      drain();
+    }
   }
 
   private interface Step {
