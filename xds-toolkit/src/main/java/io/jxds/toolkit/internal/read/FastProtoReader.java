@@ -8,7 +8,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.WireFormat;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Comparator;
@@ -254,7 +253,10 @@ final class FastProtoReader {
     return true;
   }
 
-  /** A message field's value (without its tag and length): well-known wrappers and durations as proto3 JSON writes them. */
+  /**
+   * A message field's value, without its tag and length: well-known wrappers and durations as
+   * proto3 JSON writes them.
+   */
   private void message(Descriptor d, JsonNode v, Out out) throws Unsupported {
     String name = d.getFullName();
     switch (name) {
