@@ -266,6 +266,15 @@ public final class Snapshot {
     }
   }
 
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String readText(Path file) throws BadInputException {
     byte[] bytes;
     try {
@@ -274,6 +283,9 @@ public final class Snapshot {
       throw new BadInputException(file + ": cannot read: no such file", e);
     } catch (IOException | SecurityException e) {
       throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
+    }
+    if (isAscii(bytes)) {
+      return new String(bytes, StandardCharsets.US_ASCII); // one copy; ASCII is UTF-8 as it is
     }
     try {
       return StandardCharsets.UTF_8.newDecoder()

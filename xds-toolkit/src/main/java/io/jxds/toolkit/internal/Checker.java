@@ -183,6 +183,14 @@ public final class Checker {
       if (any.getTypeUrl().equals(ResourceType.RESOURCE_WRAPPER_TYPE_URL)) {
         any = Resource.parseFrom(any.getValue()).getResource();
       }
+      if (!resource.typeUrl().equals(ResourceTypes.CLUSTER_TYPE_URL)
+          && !resource.typeUrl().equals(ResourceTypes.ENDPOINTS_TYPE_URL)) {
+        return List.of();
+      }
+      List<IgnoredField> fromBytes = IgnoredFields.ofBytes(resource.typeUrl(), any.getValue());
+      if (fromBytes != null) {
+        return fromBytes;
+      }
       Message message;
       if (resource.typeUrl().equals(ResourceTypes.CLUSTER_TYPE_URL)) {
         message = Cluster.parseFrom(any.getValue());

@@ -162,7 +162,7 @@ final class CheckOutput {
 
   /** Writes the JSON to {@code out} as it goes. */
   static void json(TrafficPlan plan, int exitCode, java.io.Writer out) {
-    json(plan, exitCode, new Json(out));
+    json(plan, exitCode, new Json(out)).flush();
   }
 
   private static Json json(TrafficPlan plan, int exitCode, Json json) {
