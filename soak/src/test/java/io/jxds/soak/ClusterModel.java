@@ -4,8 +4,10 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
+import io.jxds.testing.ClusterBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.XdsResources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -133,8 +135,23 @@ final class ClusterModel {
     }
   }
 
+  /**
+   * Every EDS cluster has outlier detection (gRFC A50), failure percentage only: every {@link
+   * #OD_INTERVAL}, an endpoint with at least 3 calls of which more than 80 % failed is ejected for
+   * {@link #OD_BASE_EJECTION} (at most {@link #OD_MAX_EJECTION} when ejected again), whatever the
+   * number of endpoints (minimum hosts 1, up to all of them): a sick backend is out within three
+   * intervals; a healthy one, failing none of its calls, never.
+   */
+  static final Duration OD_INTERVAL = Duration.ofMillis(500);
+  static final Duration OD_BASE_EJECTION = Duration.ofSeconds(5);
+  static final Duration OD_MAX_EJECTION = Duration.ofSeconds(6);
+
   Cluster clusterProto() {
-    return XdsResources.cluster(name).edsServiceName(edsName()).build();
+    ClusterBuilder b = XdsResources.cluster(name).edsServiceName(edsName())
+        .failurePercentageEjection(OD_INTERVAL, OD_BASE_EJECTION, 80, 1, 3, 100);
+    b.proto().getOutlierDetectionBuilder().setMaxEjectionTime(com.google.protobuf.Duration.newBuilder()
+        .setSeconds(OD_MAX_EJECTION.getSeconds()));
+    return b.build();
   }
 
   ClusterLoadAssignment endpointsProto(IntUnaryOperator portOfBackend) {

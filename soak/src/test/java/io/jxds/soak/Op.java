@@ -260,6 +260,17 @@ sealed interface Op {
     }
   }
 
+  /**
+   * The backend turns sick (accepts connections, fails every RPC) for {@code millis}, then heals;
+   * outlier detection must eject it within three intervals and let it back after it heals.
+   */
+  record SickBackend(int backend, int millis) implements Op {
+    @Override
+    public String describe() {
+      return "sick-backend b" + backend + " for " + millis + " ms";
+    }
+  }
+
   record RestartBackend(int backend) implements Op {
     @Override
     public String describe() {

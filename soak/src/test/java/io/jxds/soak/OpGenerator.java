@@ -136,6 +136,10 @@ final class OpGenerator {
 
   private Op backendOp() {
     int b = random.nextInt(model.alive.length);
+    if (model.alive[b] && random.nextInt(3) == 0) {
+      // Longer than three outlier-detection intervals, shorter than an ejection: no re-probe while sick.
+      return new Op.SickBackend(b, 2000 + random.nextInt(2001));
+    }
     if (model.alive[b]) {
       return model.deadBackends() >= model.alive.length / 4 ? null : new Op.KillBackend(b);
     }

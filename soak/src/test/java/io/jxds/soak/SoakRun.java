@@ -84,6 +84,7 @@ final class SoakRun implements AutoCloseable {
   private final SoakReport report = new SoakReport();
   private final List<String> trace = new ArrayList<>();
   private final Excuses excuses = new Excuses();
+  private final Ejections ejections = new Ejections(report.sickLastHitMillis);
   private final Queue<String> violations = new ConcurrentLinkedQueue<>();
   private final Map<Integer, SoakChannel> channels = new LinkedHashMap<>();
   private final Map<String, Long> lastWatched = new HashMap<>();
@@ -338,6 +339,19 @@ final class SoakRun implements AutoCloseable {
       model.apply(op);
       return CONVERGE;
     }
+    if (op instanceof Op.SickBackend s) {
+      openForBackend(s.backend(), windows, now);
+      ejections.begin(s.backend(), now);
+      backends.setSick(s.backend(), true);
+      try {
+        Thread.sleep(s.millis());
+      } finally {
+        backends.setSick(s.backend(), false);
+        ejections.end();
+      }
+      // Healed, it is still ejected (up to the ejection time); converged means back in its share.
+      return CONVERGE;
+    }
     if (op instanceof Op.RestartBackend r) {
       openForBackend(r.backend(), windows, now);
       backends.restart(r.backend());
@@ -460,6 +474,10 @@ final class SoakRun implements AutoCloseable {
 
   private void onRpc(RpcResult r) {
     report.count(r);
+    String notEjected = ejections.check(r);
+    if (notEjected != null) {
+      violations.add("during operation #" + opNumber + ": " + notEjected);
+    }
     SoakChannel ch = r.channel();
     Sample s = ch.sample.get();
     if (s != null) {
