@@ -25,6 +25,8 @@ final class ClusterModel {
 
   final String name;
   boolean deleted;
+  /** {@code lb_policy: RING_HASH} (else ROUND_ROBIN): shares are not checked, a hash policy's key sticks. */
+  boolean ringHash;
   final List<Loc> localities = new ArrayList<>();
   /** Parts per million of the two drop categories, 0 for none. */
   int dropA;
@@ -77,6 +79,7 @@ final class ClusterModel {
   ClusterModel copy() {
     ClusterModel c = new ClusterModel(name);
     c.deleted = deleted;
+    c.ringHash = ringHash;
     c.dropA = dropA;
     c.dropB = dropB;
     for (Loc l : localities) {
@@ -149,6 +152,9 @@ final class ClusterModel {
   Cluster clusterProto() {
     ClusterBuilder b = XdsResources.cluster(name).edsServiceName(edsName())
         .failurePercentageEjection(OD_INTERVAL, OD_BASE_EJECTION, 80, 1, 3, 100);
+    if (ringHash) {
+      b.lbPolicy(Cluster.LbPolicy.RING_HASH);
+    }
     b.proto().getOutlierDetectionBuilder().setMaxEjectionTime(com.google.protobuf.Duration.newBuilder()
         .setSeconds(OD_MAX_EJECTION.getSeconds()));
     return b.build();
@@ -178,7 +184,7 @@ final class ClusterModel {
     if (deleted) {
       return name + " (deleted)";
     }
-    StringBuilder s = new StringBuilder(name).append('[');
+    StringBuilder s = new StringBuilder(name).append(ringHash ? " ring-hash" : "").append('[');
     for (int i = 0; i < localities.size(); i++) {
       Loc l = localities.get(i);
       s.append(i == 0 ? "" : ", ").append(l.describe()).append(" w").append(l.weight).append(" {");

@@ -153,6 +153,19 @@ sealed interface Op {
     }
   }
 
+  /** The cluster's {@code lb_policy}: RING_HASH, or back to ROUND_ROBIN (jxds's weighted round robin). */
+  record SetRingHash(String cluster, boolean ringHash) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      c.ringHash = ringHash;
+    }
+
+    @Override
+    public String describe() {
+      return "lb-policy " + cluster + " " + (ringHash ? "RING_HASH" : "ROUND_ROBIN");
+    }
+  }
+
   record DeleteCluster(String cluster) implements ConfigOp {
     @Override
     public void apply(ClusterModel c) {
@@ -210,6 +223,37 @@ sealed interface Op {
     @Override
     public String describe() {
       return "route-matcher " + listener + " prefix " + prefix + " header " + (invert ? "!" : "") + value;
+    }
+  }
+
+  /** The route's timeout, retry policy and hash policy. */
+  record SetRoutePolicy(String listener, boolean lane, RoutePolicy policy) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      if (lane) {
+        l.lanePolicy = policy;
+      } else {
+        l.fallbackPolicy = policy;
+      }
+    }
+
+    @Override
+    public String describe() {
+      String d = policy.describe();
+      return "route-policy " + listener + " " + (lane ? "lane" : "default") + (d.isEmpty() ? " none" : d);
+    }
+  }
+
+  /** The virtual host's retry policy ({@code retries} 0: none), which routes without their own use. */
+  record SetHostRetries(String listener, int retries) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.hostRetries = retries;
+    }
+
+    @Override
+    public String describe() {
+      return "host-retries " + listener + " " + retries;
     }
   }
 

@@ -186,6 +186,9 @@ final class OpGenerator {
     List<RouteModel.ListenerModel> listeners = model.routes.listeners;
     RouteModel.ListenerModel l = listeners.get(random.nextInt(listeners.size()));
     boolean lane = random.nextBoolean();
+    if (random.nextInt(10) < 3) {
+      return policyOp(l, lane);
+    }
     java.util.Map<String, Integer> current = l.route(lane);
     int kind = random.nextInt(10);
     if (kind < 4) {
@@ -245,6 +248,25 @@ final class OpGenerator {
     return new Op.DeleteListener(l.name);
   }
 
+  /**
+   * A route's timeout, retry policy and hash policy, or the virtual host's retry policy. Timeouts
+   * are 2-4 s, longer than a soak RPC takes and shorter than its 5 s deadline.
+   */
+  private Op policyOp(RouteModel.ListenerModel l, boolean lane) {
+    if (random.nextInt(4) == 0) {
+      int[] retries = {0, 2, 3};
+      return new Op.SetHostRetries(l.name, retries[random.nextInt(retries.length)]);
+    }
+    int timeout = random.nextBoolean() ? 0 : 2000 + random.nextInt(2001);
+    int retries = random.nextBoolean() ? 0 : 1 + random.nextInt(4);
+    return new Op.SetRoutePolicy(l.name, lane, new RoutePolicy(timeout, retries, random.nextBoolean()));
+  }
+
+  // Aggregate clusters (gRFC A37/A75) are to come as operations of their own here, beside the
+  // config and lifecycle operations: an aggregate ClusterModel kind whose ordered leaves change
+  // (added, removed, deleted, turned into aggregates), judged by an Expectation that follows the
+  // first leaf with usable endpoints.
+
   private Op.ConfigOp configOp() {
     ClusterModel c = liveCluster();
     if (c == null) {
@@ -253,8 +275,10 @@ final class OpGenerator {
     int locCount = c.localities.size();
     int loc = random.nextInt(locCount);
     ClusterModel.Loc l = c.localities.get(loc);
-    int kind = random.nextInt(10);
+    int kind = random.nextInt(11);
     switch (kind) {
+      case 10:
+        return new Op.SetRingHash(c.name, !c.ringHash);
       case 0: {
         List<Integer> free = freeBackends(c);
         return free.isEmpty() ? null : new Op.AddEndpoint(c.name, loc, free.get(0), 1 + random.nextInt(4));

@@ -33,6 +33,12 @@ final class SoakModel {
    * not the control plane's newer config, is what a channel opened on it during an outage sees.
    */
   final Map<String, ClusterModel> lastSeen = new HashMap<>();
+  /**
+   * Until then (System.nanoTime, set by the runner, not part of the seeded state) a hash key may move
+   * without a change of endpoints: a backend was killed, restarted or sick, and its connection or
+   * ejection settles after the operation converged.
+   */
+  long stickyUnsettledUntil;
 
   SoakModel(int clusterCount, int backendCount, Random random) {
     alive = new boolean[backendCount];
