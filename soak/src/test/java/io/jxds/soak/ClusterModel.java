@@ -27,6 +27,13 @@ final class ClusterModel {
   boolean deleted;
   /** {@code lb_policy: RING_HASH} (else ROUND_ROBIN): shares are not checked, a hash policy's key sticks. */
   boolean ringHash;
+  /**
+   * A LOGICAL_DNS cluster (gRFC A37) instead of EDS: its one endpoint's host name ({@code localhost}
+   * or {@code 127.0.0.1}, resolved by gRPC's own DNS resolver) and the backend whose port it names;
+   * null for an EDS cluster. Its backends are the soak's spare ones, never killed or made sick.
+   */
+  String dnsHost;
+  int dnsBackend;
   final List<Loc> localities = new ArrayList<>();
   /** Parts per million of the two drop categories, 0 for none. */
   int dropA;
@@ -80,6 +87,8 @@ final class ClusterModel {
     ClusterModel c = new ClusterModel(name);
     c.deleted = deleted;
     c.ringHash = ringHash;
+    c.dnsHost = dnsHost;
+    c.dnsBackend = dnsBackend;
     c.dropA = dropA;
     c.dropB = dropB;
     for (Loc l : localities) {
@@ -92,9 +101,16 @@ final class ClusterModel {
     return c;
   }
 
+  boolean dns() {
+    return dnsHost != null;
+  }
+
   /** Every backend this cluster lists (usable or not). */
   Set<Integer> backends() {
     Set<Integer> out = new TreeSet<>();
+    if (dns()) {
+      out.add(dnsBackend);
+    }
     for (Loc l : localities) {
       for (Ep e : l.endpoints) {
         out.add(e.backend);
@@ -149,7 +165,10 @@ final class ClusterModel {
   static final Duration OD_BASE_EJECTION = Duration.ofSeconds(5);
   static final Duration OD_MAX_EJECTION = Duration.ofSeconds(6);
 
-  Cluster clusterProto() {
+  Cluster clusterProto(IntUnaryOperator portOfBackend) {
+    if (dns()) {
+      return XdsResources.cluster(name).logicalDns(dnsHost, portOfBackend.applyAsInt(dnsBackend)).build();
+    }
     ClusterBuilder b = XdsResources.cluster(name).edsServiceName(edsName())
         .failurePercentageEjection(OD_INTERVAL, OD_BASE_EJECTION, 80, 1, 3, 100);
     if (ringHash) {
@@ -183,6 +202,9 @@ final class ClusterModel {
   String describe() {
     if (deleted) {
       return name + " (deleted)";
+    }
+    if (dns()) {
+      return name + " LOGICAL_DNS " + dnsHost + ":b" + dnsBackend;
     }
     StringBuilder s = new StringBuilder(name).append(ringHash ? " ring-hash" : "").append('[');
     for (int i = 0; i < localities.size(); i++) {

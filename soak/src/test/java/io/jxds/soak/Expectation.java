@@ -34,6 +34,10 @@ record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, 
     if (c.deleted) {
       return new Expectation(Kind.FAIL, Map.of(), 0, "cluster " + c.name + " does not exist", "deleted");
     }
+    if (c.dns()) {
+      // One endpoint, all the name's addresses (gRFC A37); its backend is a spare one, always up.
+      return new Expectation(Kind.ROUTE, Map.of(c.dnsBackend, 1.0), 0, "", "LOGICAL_DNS");
+    }
     double drop = 1 - (1 - c.dropA / 1e6) * (1 - c.dropB / 1e6);
     TreeMap<Integer, List<ClusterModel.Loc>> byPriority = new TreeMap<>();
     boolean anyUsable = false;

@@ -166,6 +166,20 @@ sealed interface Op {
     }
   }
 
+  /** A LOGICAL_DNS cluster's endpoint: host name ({@code localhost} or {@code 127.0.0.1}) and backend. */
+  record SetDnsTarget(String cluster, String host, int backend) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      c.dnsHost = host;
+      c.dnsBackend = backend;
+    }
+
+    @Override
+    public String describe() {
+      return "dns-target " + cluster + " " + host + ":b" + backend;
+    }
+  }
+
   record DeleteCluster(String cluster) implements ConfigOp {
     @Override
     public void apply(ClusterModel c) {

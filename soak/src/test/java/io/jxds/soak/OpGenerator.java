@@ -106,7 +106,7 @@ final class OpGenerator {
   private ClusterModel liveCluster() {
     List<ClusterModel> live = new ArrayList<>();
     for (ClusterModel c : model.clusters) {
-      if (!c.deleted) {
+      if (!c.deleted && !c.dns()) {
         live.add(c);
       }
     }
@@ -135,13 +135,13 @@ final class OpGenerator {
   }
 
   private Op backendOp() {
-    int b = random.nextInt(model.alive.length);
+    int b = random.nextInt(SoakConfig.BACKENDS); // the LOGICAL_DNS cluster's spare backends stay up
     if (model.alive[b] && random.nextInt(3) == 0) {
       // Longer than three outlier-detection intervals, shorter than an ejection: no re-probe while sick.
       return new Op.SickBackend(b, 2000 + random.nextInt(2001));
     }
     if (model.alive[b]) {
-      return model.deadBackends() >= model.alive.length / 4 ? null : new Op.KillBackend(b);
+      return model.deadBackends() >= SoakConfig.BACKENDS / 4 ? null : new Op.KillBackend(b);
     }
     return new Op.RestartBackend(b);
   }
@@ -268,6 +268,14 @@ final class OpGenerator {
   // first leaf with usable endpoints.
 
   private Op.ConfigOp configOp() {
+    ClusterModel dns = model.cluster(SoakModel.DNS_CLUSTER);
+    if (random.nextInt(12) == 0) {
+      if (dns.deleted) {
+        return null;
+      }
+      String host = random.nextBoolean() ? "localhost" : "127.0.0.1";
+      return new Op.SetDnsTarget(dns.name, host, SoakConfig.BACKENDS + random.nextInt(SoakConfig.DNS_BACKENDS));
+    }
     ClusterModel c = liveCluster();
     if (c == null) {
       return null;
@@ -361,7 +369,7 @@ final class OpGenerator {
   private List<Integer> freeBackends(ClusterModel c) {
     List<Integer> free = new ArrayList<>();
     var used = c.backends();
-    for (int b = 0; b < model.alive.length; b++) {
+    for (int b = 0; b < SoakConfig.BACKENDS; b++) {
       if (!used.contains(b)) {
         free.add(b);
       }

@@ -40,8 +40,15 @@ final class SoakModel {
    */
   long stickyUnsettledUntil;
 
+  /** The LOGICAL_DNS cluster, after the EDS ones. */
+  static final String DNS_CLUSTER = "dns0";
+
+  /**
+   * @param backendCount the backends EDS clusters list (killed, restarted, made sick); {@link
+   *     SoakConfig#DNS_BACKENDS} more after them serve the LOGICAL_DNS cluster only
+   */
   SoakModel(int clusterCount, int backendCount, Random random) {
-    alive = new boolean[backendCount];
+    alive = new boolean[backendCount + SoakConfig.DNS_BACKENDS];
     java.util.Arrays.fill(alive, true);
     for (int i = 0; i < clusterCount; i++) {
       ClusterModel c = new ClusterModel("c" + i);
@@ -62,6 +69,10 @@ final class SoakModel {
       }
       clusters.add(c);
     }
+    ClusterModel dns = new ClusterModel(DNS_CLUSTER);
+    dns.dnsHost = "127.0.0.1";
+    dns.dnsBackend = backendCount;
+    clusters.add(dns);
   }
 
   ClusterModel cluster(String name) {

@@ -160,7 +160,7 @@ final class SoakRun implements AutoCloseable {
     Random random = new Random(config.seed());
     model = new SoakModel(SoakConfig.CLUSTERS, SoakConfig.BACKENDS, random);
     generator = new OpGenerator(random, model, config.mode(), config.skip());
-    backends = new SoakBackends(SoakConfig.BACKENDS);
+    backends = new SoakBackends(SoakConfig.BACKENDS + SoakConfig.DNS_BACKENDS);
     controlPlane = config.mode() == SoakConfig.Mode.JCP ? new JcpControlPlane() : new FakeControlPlane();
     controlPlane.publish(model.clusters, model.routes, ports(), false);
     previousBootstrap = System.getProperty(BOOTSTRAP_PROPERTY);
@@ -747,6 +747,9 @@ final class SoakRun implements AutoCloseable {
       String why = versionMismatch(cluster.get(), cds, name);
       if (why != null) {
         return why;
+      }
+      if (c.dns()) {
+        continue; // a LOGICAL_DNS cluster has no ClusterLoadAssignment
       }
       String eds = FakeAdsServer.ENDPOINTS_TYPE_URL;
       Optional<ResourceStatus> endpoints = status.resource(eds, c.edsName());
