@@ -162,8 +162,8 @@ final class ClusterModel {
    * intervals; a healthy one, failing none of its calls, never.
    */
   static final Duration OD_INTERVAL = Duration.ofMillis(500);
-  static final Duration OD_BASE_EJECTION = Duration.ofSeconds(5);
-  static final Duration OD_MAX_EJECTION = Duration.ofSeconds(6);
+  static final Duration OD_BASE_EJECTION = Duration.ofSeconds(4);
+  static final Duration OD_MAX_EJECTION = Duration.ofSeconds(5);
 
   Cluster clusterProto(IntUnaryOperator portOfBackend) {
     if (dns()) {

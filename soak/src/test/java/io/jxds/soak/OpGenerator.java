@@ -137,8 +137,9 @@ final class OpGenerator {
   private Op backendOp() {
     int b = random.nextInt(SoakConfig.BACKENDS); // the LOGICAL_DNS cluster's spare backends stay up
     if (model.alive[b] && random.nextInt(3) == 0) {
-      // Longer than three outlier-detection intervals, shorter than an ejection: no re-probe while sick.
-      return new Op.SickBackend(b, 2000 + random.nextInt(2001));
+      // Longer than the ejection bound (3 intervals + 0.5 s), shorter than the earliest return from
+      // an ejection (one interval + the base ejection time): no re-probe while sick.
+      return new Op.SickBackend(b, 2500 + random.nextInt(1001));
     }
     if (model.alive[b]) {
       return model.deadBackends() >= SoakConfig.BACKENDS / 4 ? null : new Op.KillBackend(b);
@@ -250,14 +251,15 @@ final class OpGenerator {
 
   /**
    * A route's timeout, retry policy and hash policy, or the virtual host's retry policy. Timeouts
-   * are 2-4 s, longer than a soak RPC takes and shorter than its 5 s deadline.
+   * are 4-8 s: those under the RPCs' 5 s deadline shorten it (gRFC A31), the others must not extend
+   * it; both are far longer than a soak RPC takes (unless the machine stalls).
    */
   private Op policyOp(RouteModel.ListenerModel l, boolean lane) {
     if (random.nextInt(4) == 0) {
       int[] retries = {0, 2, 3};
       return new Op.SetHostRetries(l.name, retries[random.nextInt(retries.length)]);
     }
-    int timeout = random.nextBoolean() ? 0 : 2000 + random.nextInt(2001);
+    int timeout = random.nextBoolean() ? 0 : 4000 + random.nextInt(4001);
     int retries = random.nextBoolean() ? 0 : 1 + random.nextInt(4);
     return new Op.SetRoutePolicy(l.name, lane, new RoutePolicy(timeout, retries, random.nextBoolean()));
   }

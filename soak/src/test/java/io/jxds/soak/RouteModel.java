@@ -42,7 +42,9 @@ final class RouteModel {
     svc0.lane.put("c1", 1);
     svc0.fallback.put("c2", 1);
     ListenerModel svc1 = new ListenerModel("svc1", false);
+    svc0.lanePolicy = new RoutePolicy(4500, 2, false);
     svc1.lane.put("c1", 1);
+    svc1.lane.put(SoakModel.DNS_CLUSTER, 1);
     svc1.fallback.put("c0", 1);
     svc1.fallback.put("c2", 2);
     svc1.laneValue = "b";

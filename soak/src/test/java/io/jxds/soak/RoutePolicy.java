@@ -7,7 +7,7 @@ import io.envoyproxy.envoy.config.route.v3.RouteAction;
 
 /**
  * What a soak route sets besides its clusters: a timeout (gRFC A31, {@code max_stream_duration},
- * longer than a soak RPC takes, so it may never fail one), a {@code retry_policy} (gRFC A44:
+ * far longer than a soak RPC takes, so it may never fail one), a {@code retry_policy} (gRFC A44:
  * UNAVAILABLE and CANCELLED, {@code num_retries}, 10 ms base back-off) and a {@code hash_policy} on
  * {@link RouteModel#USER_HEADER} (gRFC A42, which a RING_HASH cluster uses).
  *

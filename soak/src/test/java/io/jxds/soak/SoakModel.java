@@ -69,6 +69,7 @@ final class SoakModel {
       }
       clusters.add(c);
     }
+    clusters.get(clusterCount - 1).ringHash = true;
     ClusterModel dns = new ClusterModel(DNS_CLUSTER);
     dns.dnsHost = "127.0.0.1";
     dns.dnsBackend = backendCount;
