@@ -187,7 +187,7 @@ final class DemoControlPlane {
 
   /** Removes the Cluster, not its canary: state-of-the-world CDS without it means deleted. */
   synchronized void removeCluster() {
-    ads.setClusters(XdsResources.cluster(canaryCluster()).build()); // before the steps that change the canary
+    ads.setClusters(XdsResources.cluster(canaryCluster()).build());
   }
 
   /** RDS: route {@code /} splits {@code percent} % to the canary cluster and the rest to the cluster. */

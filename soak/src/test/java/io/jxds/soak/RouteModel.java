@@ -38,11 +38,12 @@ final class RouteModel {
 
   RouteModel() {
     ListenerModel svc0 = new ListenerModel("svc0", true);
-    svc0.lane.put("c0", 3);
-    svc0.lane.put("c1", 1);
+    // The lane route starts on RING_HASH cluster c5 with a hash policy, a timeout and retries, so
+    // that every run checks a sticky key and a retrying route from the start.
+    svc0.lane.put("c5", 1);
+    svc0.lanePolicy = new RoutePolicy(4500, 2, true);
     svc0.fallback.put("c2", 1);
     ListenerModel svc1 = new ListenerModel("svc1", false);
-    svc0.lanePolicy = new RoutePolicy(4500, 2, false);
     svc1.lane.put("c1", 1);
     svc1.lane.put(SoakModel.DNS_CLUSTER, 1);
     svc1.fallback.put("c0", 1);

@@ -121,6 +121,7 @@ final class RoutedJudge {
       return null;
     }
     int backend = hit.iterator().next();
+    model.stickySamples++;
     StringBuilder signature = new StringBuilder(l.describe()).append(' ').append(ch.lane).append(' ')
         .append(model.visible(part.cluster()).describe()).append(" alive");
     for (int b : model.visible(part.cluster()).backends()) {

@@ -39,6 +39,9 @@ final class SoakModel {
    * ejection settles after the operation converged.
    */
   long stickyUnsettledUntil;
+  /** For the report: samples judged by the hash-key invariant, and channels a kill's retry invariant covered. */
+  int stickySamples;
+  int retryGuards;
 
   /** The LOGICAL_DNS cluster, after the EDS ones. */
   static final String DNS_CLUSTER = "dns0";

@@ -25,6 +25,8 @@ final class SoakReport {
   final List<long[]> threads = new ArrayList<>();
   final List<long[]> heapBytes = new ArrayList<>();
   long streamsOpened;
+  int stickySamples;
+  int retryGuards;
   long elapsedMillis;
 
   void count(RpcResult r) {
@@ -73,6 +75,8 @@ final class SoakReport {
     s.append(String.format("  converge after an operation: median %d ms, p99 %d ms, max %d ms (%d operations)%n",
         percentile(convergeMillis, 0.5), percentile(convergeMillis, 0.99), percentile(convergeMillis, 1.0),
         convergeMillis.size()));
+    s.append(String.format("  per-route invariants: %d channel-kills under a retrying route (no failure allowed), %d"
+        + " samples of a hash key on a RING_HASH cluster%n", retryGuards, stickySamples));
     if (!sickLastHitMillis.isEmpty()) {
       s.append(String.format("  sick backends: %d episodes; last RPC to the sick backend started after median %d ms,"
           + " max %d ms (bound %d ms)%n", sickLastHitMillis.size(), percentile(sickLastHitMillis, 0.5),

@@ -207,6 +207,8 @@ final class SoakRun implements AutoCloseable {
     report.elapsedMillis = elapsedMillis();
     sampleResources(true);
     report.streamsOpened = controlPlane.streamsOpened();
+    report.stickySamples = model.stickySamples;
+    report.retryGuards = model.retryGuards;
     checkGrowth();
   }
 
@@ -493,6 +495,7 @@ final class SoakRun implements AutoCloseable {
             || Expectation.of(model.visible(e.getKey()), after).kind() == Expectation.Kind.ROUTE;
       }
       if (healthy) {
+        model.retryGuards++;
         ch.retryGuard = (lane ? "lane" : "default") + " route " + l.route(lane) + " with " + l.retries(lane)
             + " retries";
       }
