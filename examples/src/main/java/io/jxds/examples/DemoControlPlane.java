@@ -3,8 +3,11 @@ package io.jxds.examples;
 import static io.envoyproxy.envoy.config.core.v3.HealthStatus.HEALTHY;
 
 import com.google.protobuf.UInt32Value;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.cluster.v3.OutlierDetection;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.route.v3.HeaderMatcher;
+import io.envoyproxy.envoy.config.route.v3.RetryPolicy;
 import io.envoyproxy.envoy.config.route.v3.Route;
 import io.envoyproxy.envoy.config.route.v3.RouteAction;
 import io.envoyproxy.envoy.config.route.v3.RouteMatch;
@@ -13,9 +16,11 @@ import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
+import io.jxds.testing.ClusterBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.XdsResources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,8 +30,9 @@ import java.util.Map;
  * The demo's control plane: the embedded {@link FakeAdsServer} and the state it serves: the
  * listener the channel's {@code xds:///CLUSTER} target names, its route configuration over RDS
  * (one virtual host; a route to the cluster, later split with a canary cluster, and a header route
- * ahead of it), the cluster and its canary (CDS), and their endpoints (locality weights, endpoint
- * weights, drop percentage: EDS). Every setter pushes the changed resource at once, as a real
+ * ahead of it; a retry policy; at last one route hashing on a header), the cluster and its canary
+ * (CDS; outlier detection, ring hash), and their endpoints (locality weights, endpoint weights, drop
+ * percentage: EDS). Every setter pushes the changed resource at once, as a real
  * control plane would on a config change.
  */
 final class DemoControlPlane {
@@ -57,6 +63,8 @@ final class DemoControlPlane {
   /** The header whose calls the header route sends to the canary. */
   static final String CANARY_HEADER = "x-canary";
   static final String CANARY_HEADER_VALUE = "true";
+  /** {@code num_retries} of the retry policy ({@link #setRetries}). */
+  static final int RETRIES = 3;
 
   private final FakeAdsServer ads;
   private final String cluster;
@@ -66,6 +74,9 @@ final class DemoControlPlane {
   private int dropPercent;
   private int canaryPercent;
   private boolean headerRoute;
+  private boolean retries;
+  private OutlierDetection outlierDetection; // on the cluster, or null
+  private boolean sticky;
 
   /**
    * @param cluster the cluster's name, also the listener's (the channel's target is {@code
@@ -129,7 +140,49 @@ final class DemoControlPlane {
 
   /** Serves both clusters (CDS). */
   synchronized void restoreCluster() {
-    ads.setClusters(XdsResources.cluster(cluster).build(), XdsResources.cluster(canaryCluster()).build());
+    ClusterBuilder main = XdsResources.cluster(cluster);
+    ClusterBuilder canary = XdsResources.cluster(canaryCluster());
+    if (outlierDetection != null) {
+      main.outlierDetection(outlierDetection);
+    }
+    if (sticky) {
+      main.lbPolicy(Cluster.LbPolicy.RING_HASH);
+      canary.lbPolicy(Cluster.LbPolicy.RING_HASH);
+    }
+    ads.setClusters(main.build(), canary.build());
+  }
+
+  /**
+   * RDS: the route to the cluster (the default route) gets a {@code retry_policy} (gRFC A44):
+   * UNAVAILABLE retried up to {@value #RETRIES} times, 10 ms back-off; {@code false} lifts it.
+   */
+  synchronized void setRetries(boolean on) {
+    retries = on;
+    pushRoutes();
+  }
+
+  /**
+   * CDS: the cluster gets {@code outlier_detection} (gRFC A50), failure percentage only: every
+   * {@code interval}, an endpoint with at least 3 calls of which more than half failed is ejected
+   * for {@code ejection} (at most half of the endpoints at once; two endpoints with 3 calls are
+   * enough to judge, so that a slow machine's low rate still ejects).
+   */
+  synchronized void setOutlierDetection(Duration interval, Duration ejection) {
+    outlierDetection = XdsResources.cluster(cluster)
+        .failurePercentageEjection(interval, ejection, 50, 2, 3, 50).build().getOutlierDetection();
+    restoreCluster();
+  }
+
+  /**
+   * CDS and RDS: both clusters balance by {@code RING_HASH}, and both routes get a {@code
+   * hash_policy} on the {@link TrafficGenerator#USER_HEADER} header (gRFC A42); the default route
+   * sends every call to the cluster (the canary split is lifted, so that a user's calls do not
+   * alternate between two clusters), the header route still to the canary.
+   */
+  synchronized void stickyByUser() {
+    sticky = true;
+    restoreCluster();
+    pushRoutes();
   }
 
   /** Removes the Cluster, not its canary: state-of-the-world CDS without it means deleted. */
@@ -173,19 +226,30 @@ final class DemoControlPlane {
       host.addRoutes(Route.newBuilder().setName("canary-header")
           .setMatch(RouteMatch.newBuilder().setPrefix("/").addHeaders(HeaderMatcher.newBuilder()
               .setName(CANARY_HEADER).setExactMatch(CANARY_HEADER_VALUE)))
-          .setRoute(RouteAction.newBuilder().setCluster(canaryCluster())));
+          .setRoute(hashed(RouteAction.newBuilder().setCluster(canaryCluster()))));
     }
     RouteAction.Builder action = RouteAction.newBuilder();
-    if (canaryPercent == 0) {
+    if (canaryPercent == 0 || sticky) {
       action.setCluster(cluster);
     } else {
       action.setWeightedClusters(WeightedCluster.newBuilder()
           .addClusters(weight(cluster, 100 - canaryPercent))
           .addClusters(weight(canaryCluster(), canaryPercent)));
     }
+    if (retries) {
+      action.setRetryPolicy(RetryPolicy.newBuilder().setRetryOn("unavailable").setNumRetries(UInt32Value.of(RETRIES))
+          .setRetryBackOff(RetryPolicy.RetryBackOff.newBuilder().setBaseInterval(
+              com.google.protobuf.Duration.newBuilder().setNanos(10_000_000))));
+    }
     host.addRoutes(Route.newBuilder().setName("default").setMatch(RouteMatch.newBuilder().setPrefix("/"))
-        .setRoute(action));
+        .setRoute(hashed(action)));
     ads.setRoutes(XdsResources.route(routeConfiguration()).virtualHost(host.build()).build());
+  }
+
+  /** With {@link #stickyByUser()}: the action hashes on the user header. */
+  private RouteAction.Builder hashed(RouteAction.Builder action) {
+    return !sticky ? action : action.addHashPolicy(RouteAction.HashPolicy.newBuilder()
+        .setHeader(RouteAction.HashPolicy.Header.newBuilder().setHeaderName(TrafficGenerator.USER_HEADER)));
   }
 
   private static WeightedCluster.ClusterWeight.Builder weight(String name, int weight) {

@@ -34,7 +34,7 @@ record DemoOptions(Optional<String> xdsServer, String cluster, Duration duration
   static final String DEFAULT_CLUSTER = "payments";
   /** One second per step of the script, at least. */
   static final int MIN_SECONDS = 10;
-  /** The script's default length: the ten steps in about 35 s, as the eight before them took. */
+  /** The script's default length: the fifteen steps in about 35 s, as the ten before them took. */
   static final Duration DEFAULT_DURATION = Duration.ofSeconds(35);
 
   /** Parses {@code args}; throws IllegalArgumentException with a message on bad input. */

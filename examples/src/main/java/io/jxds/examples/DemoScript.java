@@ -78,14 +78,19 @@ final class DemoScript {
     this.currentStep = currentStep;
   }
 
+  /** How many steps {@link #standard} has. */
+  static final int STANDARD_STEPS = 15;
+
   /**
-   * The demo's ten steps against the embedded control plane: eight on one cluster's endpoints,
-   * then two routing steps (a canary split and a header route, through RDS).
+   * The demo's fifteen steps against the embedded control plane: eight on one cluster's endpoints,
+   * two routing steps (a canary split and a header route, through RDS), then five on misbehaving
+   * backends and users ({@link ResilienceSteps}).
    *
+   * @param timing the script's timing (the outlier ejection lasts a few of its windows)
    * @param resetBackoff called after the backends restart: the channel's {@code resetConnectBackoff}
    * @param show sets the topology the table and the checks read (the routing steps show the canary)
    */
-  static List<Step> standard(DemoControlPlane cp, DemoBackends backends, Runnable resetBackoff,
+  static List<Step> standard(DemoControlPlane cp, DemoBackends backends, Timing timing, Runnable resetBackoff,
       Consumer<Topology> show) {
     List<String> priority0 = DemoControlPlane.LAYOUT.stream().filter(l -> l.priority() == 0)
         .flatMap(l -> l.backends().stream()).toList();
@@ -158,6 +163,7 @@ final class DemoScript {
         cp::addHeaderRoute,
         Expect.that().taggedOnly(canary).untaggedLocality(canary, 10).untaggedLocality("zone-c", 45)
             .noFailures().drops(0)));
+    steps.addAll(ResilienceSteps.steps(cp, backends, timing));
     return steps;
   }
 
@@ -187,6 +193,9 @@ final class DemoScript {
       String measured = shares.describe();
       if (step.expect().taggedLabel() != null) {
         measured += "; " + shares.describeTagged(step.expect().taggedLabel());
+      }
+      for (String note : step.expect().notes(shares)) {
+        measured += "; " + note;
       }
       if (shares.window().failed() > 0 && stats.lastFailure() != null) {
         measured += "; RPCs saw " + Expect.describe(stats.lastFailure());

@@ -63,10 +63,10 @@ final class EmbeddedDemo {
       try {
         awaitFirstAnswer(stats);
         printStatus();
+        DemoScript.Timing timing = DemoScript.Timing.spread(options.duration(), DemoScript.STANDARD_STEPS);
         List<DemoScript.Step> steps =
-            DemoScript.standard(controlPlane, backends, channel::resetConnectBackoff, topology::set);
-        DemoScript script = new DemoScript(steps, stats, topology::get,
-            DemoScript.Timing.spread(options.duration(), steps.size()), out, step);
+            DemoScript.standard(controlPlane, backends, timing, channel::resetConnectBackoff, topology::set);
+        DemoScript script = new DemoScript(steps, stats, topology::get, timing, out, step);
         result = script.run();
         printStatus();
       } finally {

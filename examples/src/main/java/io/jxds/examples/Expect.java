@@ -2,7 +2,12 @@ package io.jxds.examples;
 
 import io.grpc.Status;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * What a step expects to see in its measurement window, as a list of checks; each failed check
@@ -16,8 +21,14 @@ final class Expect {
   static final double SHARE_TOLERANCE = 5;
   /** Drop-rate tolerance in percentage points. */
   static final double DROP_TOLERANCE = 4;
+  /**
+   * Failure-rate tolerance in percentage points: a flaky backend fails every other RPC it gets and
+   * its share comes from the same weighted round robin, so the rate is near exact.
+   */
+  static final double FAILURE_TOLERANCE = 3;
 
   private final List<Check> checks = new ArrayList<>();
+  private final List<Function<Shares, String>> notes = new ArrayList<>();
   private String taggedLabel; // the locality the RPCs with the header are checked against, or null
 
   /** One check: a problem description, or null when it holds. */
@@ -65,12 +76,69 @@ final class Expect {
     return taggedLabel;
   }
 
+  /** What the step's summary line adds to the shares: the users' backends, for a sticky step. */
+  List<String> notes(Shares shares) {
+    return notes.stream().map(n -> n.apply(shares)).toList();
+  }
+
   /** Every answered RPC came from this priority. */
   Expect onlyPriority(int priority) {
     return check((s, t) -> s.window().answeredTotal() == 0
         ? "no RPC was answered"
         : s.priority(priority) == 100 ? null
             : String.format("priority %d answered %.1f%%, expected 100%%", priority, s.priority(priority)));
+  }
+
+  /**
+   * About {@code percent} % of RPCs failed, and the last failure's description contains {@code
+   * text}.
+   */
+  Expect failures(double percent, String text) {
+    return check((s, t) -> {
+      String rate = near("failures", s.window().failedPercent(), percent, FAILURE_TOLERANCE);
+      if (rate != null) {
+        return rate;
+      }
+      Status last = t.lastFailure();
+      return last != null && last.getDescription() != null && last.getDescription().contains(text) ? null
+          : "expected failures naming \"" + text + "\", last: " + describe(last);
+    });
+  }
+
+  /** The endpoint answered some RPCs (at least one). */
+  Expect answers(String label) {
+    return check((s, t) -> s.answered(label) > 0 ? null : label + " answered no RPC, expected some");
+  }
+
+  /** The endpoint answered no RPC at all. */
+  Expect silent(String label) {
+    return check((s, t) -> s.answered(label) == 0 ? null
+        : String.format("%s answered %d RPCs (%.1f%%), expected none", label, s.answered(label), s.endpoint(label)));
+  }
+
+  /**
+   * Sticky routing by user ({@link TrafficGenerator#USER_HEADER}): every user with answered RPCs had
+   * them all answered by one backend, at least {@code users} users were answered, and they did not
+   * all land on the same backend.
+   */
+  Expect stickyUsers(int users) {
+    notes.add(Shares::describeUsers);
+    return check((s, t) -> {
+      Map<String, Map<String, Long>> byUser = s.window().users();
+      for (var e : new TreeMap<>(byUser).entrySet()) {
+        if (e.getValue().size() > 1) {
+          return "the calls of " + e.getKey() + " landed on " + e.getValue().size() + " backends: "
+              + s.labelled(e.getValue());
+        }
+      }
+      if (byUser.size() < users) {
+        return byUser.size() + " users answered, expected " + users;
+      }
+      Set<String> backends = new HashSet<>();
+      byUser.values().forEach(m -> backends.addAll(m.keySet()));
+      return backends.size() > 1 ? null : "every user on the same backend " + s.labelled(byUser.values().iterator()
+          .next());
+    });
   }
 
   /** No RPC failed (drops aside). */

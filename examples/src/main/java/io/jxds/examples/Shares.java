@@ -3,6 +3,7 @@ package io.jxds.examples;
 import io.jxds.examples.Topology.EndpointInfo;
 import io.jxds.examples.Topology.LocalityInfo;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A {@link TrafficStats.Window} read through a {@link Topology}: shares of the answered RPCs per
@@ -36,6 +37,29 @@ record Shares(Topology topology, TrafficStats.Window window) {
   double endpoint(String label) {
     EndpointInfo endpoint = topology.endpoint(label);
     return TrafficStats.Window.percent(window.answered().getOrDefault(endpoint.address(), 0L), window.answeredTotal());
+  }
+
+  /** How many RPCs one endpoint answered. */
+  long answered(String label) {
+    return window.answered().getOrDefault(topology.endpoint(label).address(), 0L);
+  }
+
+  /** RPC counts by backend, labelled: {@code {c1=12, a2=3}} (an address the topology does not know as is). */
+  String labelled(Map<String, Long> byAddress) {
+    Map<String, String> labels = topology.labels();
+    Map<String, Long> out = new TreeMap<>();
+    byAddress.forEach((address, n) -> out.put(labels.getOrDefault(address, address), n));
+    return out.toString();
+  }
+
+  /** Each user's backends: {@code user-0 on c1, user-1 on a2, ...}. */
+  String describeUsers() {
+    StringBuilder s = new StringBuilder();
+    Map<String, String> labels = topology.labels();
+    new TreeMap<>(window.users()).forEach((user, byAddress) -> s.append(s.length() == 0 ? "" : ", ").append(user)
+        .append(" on ").append(String.join("+", byAddress.keySet().stream().map(a -> labels.getOrDefault(a, a))
+            .sorted().toList())));
+    return s.length() == 0 ? "no user answered" : s.toString();
   }
 
   /** Percent of answered RPCs at a priority. */

@@ -21,9 +21,12 @@ import java.util.concurrent.locks.LockSupport;
  * record each outcome in {@link TrafficStats}: the answering backend (the call's remote address),
  * a drop, or a failure. The rate is bounded so that failing RPCs (which cost nothing) do not spin.
  * The first {@link Tag#workers()} workers send a header with every call, and their answered calls
- * are counted as tagged too (what a header route does to them).
+ * are counted as tagged too (what a header route does to them). Worker {@code i} also sends
+ * {@value #USER_HEADER}{@code : user-i} with every call: one user each, for routes that hash on it.
  */
 final class TrafficGenerator implements AutoCloseable {
+  /** The header naming the worker's user. */
+  static final String USER_HEADER = "x-user";
   private static final long CATCH_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   /**
@@ -68,7 +71,8 @@ final class TrafficGenerator implements AutoCloseable {
     this.tag = tag;
     for (int i = 0; i < workers; i++) {
       boolean tagged = i < tag.workers();
-      Thread t = new Thread(() -> run(tagged), "demo-rpc-" + i);
+      String user = "user-" + i;
+      Thread t = new Thread(() -> run(tagged, user), "demo-rpc-" + i);
       t.setDaemon(true);
       this.workers.add(t);
     }
@@ -80,14 +84,15 @@ final class TrafficGenerator implements AutoCloseable {
     return this;
   }
 
-  private void run(boolean tagged) {
+  private void run(boolean tagged, String user) {
     Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of(USER_HEADER, Metadata.ASCII_STRING_MARSHALLER), user);
     if (tagged) {
       headers.put(Metadata.Key.of(tag.header(), Metadata.ASCII_STRING_MARSHALLER), tag.value());
     }
     long next = System.nanoTime();
     while (running) {
-      callOnce(headers, tagged);
+      callOnce(headers, tagged, user);
       next += intervalNanos;
       long now = System.nanoTime();
       if (now - next > CATCH_UP_NANOS) {
@@ -97,7 +102,7 @@ final class TrafficGenerator implements AutoCloseable {
     }
   }
 
-  private void callOnce(Metadata headers, boolean tagged) {
+  private void callOnce(Metadata headers, boolean tagged, String user) {
     ClientCall<byte[], byte[]> call =
         channel.newCall(method, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS));
     CompletableFuture<Status> closed = new CompletableFuture<>();
@@ -124,7 +129,7 @@ final class TrafficGenerator implements AutoCloseable {
     // A backend that does not implement the method still answered: the RPC reached it.
     boolean answered = status.isOk() || status.getCode() == Status.Code.UNIMPLEMENTED;
     if (answered && remote instanceof InetSocketAddress address) {
-      stats.answered(address.getAddress().getHostAddress() + ":" + address.getPort(), tagged);
+      stats.answered(address.getAddress().getHostAddress() + ":" + address.getPort(), tagged, user);
     } else {
       stats.failed(status);
     }

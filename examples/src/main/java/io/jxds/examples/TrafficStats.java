@@ -19,6 +19,8 @@ final class TrafficStats {
 
   private final Map<String, LongAdder> answered = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> tagged = new ConcurrentHashMap<>();
+  /** Answered RPCs per user ({@link TrafficGenerator}'s user header) and backend address. */
+  private final Map<String, Map<String, LongAdder>> users = new ConcurrentHashMap<>();
   private final LongAdder failed = new LongAdder();
   private final LongAdder dropped = new LongAdder();
   private final AtomicReference<Status> lastFailure = new AtomicReference<>();
@@ -34,6 +36,13 @@ final class TrafficStats {
     if (tagged) {
       this.tagged.computeIfAbsent(address, a -> new LongAdder()).increment();
     }
+  }
+
+  /** An RPC of {@code user} answered by the backend at {@code address}; {@code tagged}: it carried the header. */
+  void answered(String address, boolean tagged, String user) {
+    users.computeIfAbsent(user, u -> new ConcurrentHashMap<>()).computeIfAbsent(address, a -> new LongAdder())
+        .increment();
+    answered(address, tagged);
   }
 
   /** An RPC that failed with {@code status}; drops are told apart by their description. */
@@ -56,7 +65,10 @@ final class TrafficStats {
   Snapshot snapshot() {
     // Tagged first: a tagged count never exceeds the answered count read after it.
     Map<String, Long> taggedCounts = sums(tagged);
-    return new Snapshot(System.nanoTime(), sums(answered), failed.sum(), dropped.sum(), taggedCounts);
+    Map<String, Map<String, Long>> userCounts = new HashMap<>();
+    users.forEach((user, byAddress) -> userCounts.put(user, sums(byAddress)));
+    return new Snapshot(System.nanoTime(), sums(answered), failed.sum(), dropped.sum(), taggedCounts,
+        Map.copyOf(userCounts));
   }
 
   private static Map<String, Long> sums(Map<String, LongAdder> adders) {
@@ -69,12 +81,21 @@ final class TrafficStats {
    * The counters at one instant.
    *
    * @param tagged the answered RPCs that carried the header, per backend address
+   * @param users the answered RPCs per user, then per backend address
    */
-  record Snapshot(long nanoTime, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged) {
+  record Snapshot(long nanoTime, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged,
+      Map<String, Map<String, Long>> users) {
     /** What happened between {@code earlier} and this snapshot. */
     Window since(Snapshot earlier) {
+      Map<String, Map<String, Long>> userDelta = new HashMap<>();
+      users.forEach((user, byAddress) -> {
+        Map<String, Long> d = delta(byAddress, earlier.users.getOrDefault(user, Map.of()));
+        if (!d.isEmpty()) {
+          userDelta.put(user, d);
+        }
+      });
       return new Window((nanoTime - earlier.nanoTime) / 1e9, delta(answered, earlier.answered),
-          failed - earlier.failed, dropped - earlier.dropped, delta(tagged, earlier.tagged));
+          failed - earlier.failed, dropped - earlier.dropped, delta(tagged, earlier.tagged), Map.copyOf(userDelta));
     }
 
     private static Map<String, Long> delta(Map<String, Long> now, Map<String, Long> earlier) {
@@ -95,11 +116,13 @@ final class TrafficStats {
    * @param seconds the window's length
    * @param answered answered RPCs per backend address
    * @param tagged of those, the RPCs that carried the header
+   * @param users the answered RPCs per user, then per backend address
    */
-  record Window(double seconds, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged) {
+  record Window(double seconds, Map<String, Long> answered, long failed, long dropped, Map<String, Long> tagged,
+      Map<String, Map<String, Long>> users) {
     /** A window without tagged RPCs. */
     Window(double seconds, Map<String, Long> answered, long failed, long dropped) {
-      this(seconds, answered, failed, dropped, Map.of());
+      this(seconds, answered, failed, dropped, Map.of(), Map.of());
     }
 
     long answeredTotal() {

@@ -85,13 +85,56 @@ class DemoScriptTest {
   }
 
   @Test
+  void failureSilenceAndStickinessChecksFailWhenTheEffectIsMissing() {
+    TrafficStats stats = new TrafficStats();
+    // 90 answered (a1 60, b1 30), 10 failed naming b1: 10 % failures.
+    for (int i = 0; i < 90; i++) {
+      stats.answered(i < 60 ? "h:1" : "h:2", false, i % 2 == 0 ? "user-0" : "user-1");
+    }
+    for (int i = 0; i < 10; i++) {
+      stats.failed(io.grpc.Status.UNAVAILABLE.withDescription("b1 is flaky"));
+    }
+    Shares shares = new Shares(TOPOLOGY, stats.snapshot().since(new TrafficStats().snapshot()));
+
+    assertThat(Expect.that().failures(10, "b1 is flaky").answers("b1").problems(shares, stats)).isEmpty();
+    assertThat(Expect.that().failures(4.9, "b1 is flaky").problems(shares, stats))
+        .containsExactly("failures 10.0%, expected 4.9% +/- 3");
+    assertThat(Expect.that().failures(10, "b1 is sick").problems(shares, stats))
+        .containsExactly("expected failures naming \"b1 is sick\", last: UNAVAILABLE: b1 is flaky");
+    assertThat(Expect.that().silent("b1").problems(shares, stats))
+        .containsExactly("b1 answered 30 RPCs (33.3%), expected none");
+    // user-0 and user-1 both met a1 and b1: not sticky.
+    assertThat(Expect.that().stickyUsers(2).problems(shares, stats))
+        .containsExactly("the calls of user-0 landed on 2 backends: {a1=30, b1=15}");
+
+    TrafficStats sticky = new TrafficStats();
+    sticky.answered("h:1", false, "user-0");
+    sticky.answered("h:1", false, "user-0");
+    sticky.answered("h:2", false, "user-1");
+    Shares stuck = new Shares(TOPOLOGY, sticky.snapshot().since(new TrafficStats().snapshot()));
+    Expect two = Expect.that().stickyUsers(2);
+    assertThat(two.problems(stuck, sticky)).isEmpty();
+    assertThat(two.notes(stuck)).containsExactly("user-0 on a1, user-1 on b1");
+    assertThat(Expect.that().stickyUsers(3).problems(stuck, sticky)).containsExactly("2 users answered, expected 3");
+    assertThat(Expect.that().silent("b1").answers("a1").problems(stuck, sticky))
+        .containsExactly("b1 answered 1 RPCs (33.3%), expected none");
+
+    TrafficStats oneBackend = new TrafficStats();
+    oneBackend.answered("h:1", false, "user-0");
+    oneBackend.answered("h:1", false, "user-1");
+    assertThat(Expect.that().stickyUsers(2).answers("b1").problems(new Shares(TOPOLOGY,
+        oneBackend.snapshot().since(new TrafficStats().snapshot())), oneBackend))
+        .containsExactly("every user on the same backend {a1=1}", "b1 answered no RPC, expected some");
+  }
+
+  @Test
   void timingSpreadsTheDurationOverTheSteps() {
     assertThat(DemoScript.Timing.spread(Duration.ofSeconds(34), 8))
         .isEqualTo(new DemoScript.Timing(Duration.ofMillis(1500), Duration.ofMillis(2750), 3));
     assertThat(DemoScript.Timing.spread(Duration.ofSeconds(16), 8))
         .isEqualTo(new DemoScript.Timing(Duration.ofMillis(800), Duration.ofMillis(1200), 3));
-    // The default: ten steps in 35 s.
-    assertThat(DemoScript.Timing.spread(DemoOptions.DEFAULT_DURATION, 10))
-        .isEqualTo(new DemoScript.Timing(Duration.ofMillis(1400), Duration.ofMillis(2100), 3));
+    // The default: fifteen steps in 35 s.
+    assertThat(DemoScript.Timing.spread(DemoOptions.DEFAULT_DURATION, DemoScript.STANDARD_STEPS))
+        .isEqualTo(new DemoScript.Timing(Duration.ofMillis(933), Duration.ofMillis(1400), 3));
   }
 }

@@ -4,8 +4,10 @@ import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
+import io.jxds.testing.ClusterBuilder;
 import io.jxds.testing.EndpointsBuilder;
 import io.jxds.testing.XdsResources;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,6 +25,15 @@ final class ClusterModel {
 
   final String name;
   boolean deleted;
+  /** {@code lb_policy: RING_HASH} (else ROUND_ROBIN): shares are not checked, a hash policy's key sticks. */
+  boolean ringHash;
+  /**
+   * A LOGICAL_DNS cluster (gRFC A37) instead of EDS: its one endpoint's host name ({@code localhost}
+   * or {@code 127.0.0.1}, resolved by gRPC's own DNS resolver) and the backend whose port it names;
+   * null for an EDS cluster. Its backends are the soak's spare ones, never killed or made sick.
+   */
+  String dnsHost;
+  int dnsBackend;
   final List<Loc> localities = new ArrayList<>();
   /** Parts per million of the two drop categories, 0 for none. */
   int dropA;
@@ -75,6 +86,9 @@ final class ClusterModel {
   ClusterModel copy() {
     ClusterModel c = new ClusterModel(name);
     c.deleted = deleted;
+    c.ringHash = ringHash;
+    c.dnsHost = dnsHost;
+    c.dnsBackend = dnsBackend;
     c.dropA = dropA;
     c.dropB = dropB;
     for (Loc l : localities) {
@@ -87,9 +101,16 @@ final class ClusterModel {
     return c;
   }
 
+  boolean dns() {
+    return dnsHost != null;
+  }
+
   /** Every backend this cluster lists (usable or not). */
   Set<Integer> backends() {
     Set<Integer> out = new TreeSet<>();
+    if (dns()) {
+      out.add(dnsBackend);
+    }
     for (Loc l : localities) {
       for (Ep e : l.endpoints) {
         out.add(e.backend);
@@ -133,8 +154,29 @@ final class ClusterModel {
     }
   }
 
-  Cluster clusterProto() {
-    return XdsResources.cluster(name).edsServiceName(edsName()).build();
+  /**
+   * Every EDS cluster has outlier detection (gRFC A50), failure percentage only: every {@link
+   * #OD_INTERVAL}, an endpoint with at least 3 calls of which more than 80 % failed is ejected for
+   * {@link #OD_BASE_EJECTION} (at most {@link #OD_MAX_EJECTION} when ejected again), whatever the
+   * number of endpoints (minimum hosts 1, up to all of them): a sick backend is out within three
+   * intervals; a healthy one, failing none of its calls, never.
+   */
+  static final Duration OD_INTERVAL = Duration.ofMillis(500);
+  static final Duration OD_BASE_EJECTION = Duration.ofSeconds(4);
+  static final Duration OD_MAX_EJECTION = Duration.ofSeconds(5);
+
+  Cluster clusterProto(IntUnaryOperator portOfBackend) {
+    if (dns()) {
+      return XdsResources.cluster(name).logicalDns(dnsHost, portOfBackend.applyAsInt(dnsBackend)).build();
+    }
+    ClusterBuilder b = XdsResources.cluster(name).edsServiceName(edsName())
+        .failurePercentageEjection(OD_INTERVAL, OD_BASE_EJECTION, 80, 1, 3, 100);
+    if (ringHash) {
+      b.lbPolicy(Cluster.LbPolicy.RING_HASH);
+    }
+    b.proto().getOutlierDetectionBuilder().setMaxEjectionTime(com.google.protobuf.Duration.newBuilder()
+        .setSeconds(OD_MAX_EJECTION.getSeconds()));
+    return b.build();
   }
 
   ClusterLoadAssignment endpointsProto(IntUnaryOperator portOfBackend) {
@@ -161,7 +203,10 @@ final class ClusterModel {
     if (deleted) {
       return name + " (deleted)";
     }
-    StringBuilder s = new StringBuilder(name).append('[');
+    if (dns()) {
+      return name + " LOGICAL_DNS " + dnsHost + ":b" + dnsBackend;
+    }
+    StringBuilder s = new StringBuilder(name).append(ringHash ? " ring-hash" : "").append('[');
     for (int i = 0; i < localities.size(); i++) {
       Loc l = localities.get(i);
       s.append(i == 0 ? "" : ", ").append(l.describe()).append(" w").append(l.weight).append(" {");

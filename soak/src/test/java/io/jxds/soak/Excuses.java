@@ -13,20 +13,30 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class Excuses {
   private static final long KEEP_NANOS = 60_000_000_000L;
 
-  /** A window; {@code end} is Long.MAX_VALUE while the operation has not converged. */
+  /**
+   * A window; {@code end} is Long.MAX_VALUE while the operation has not converged. {@code
+   * endpointFailure}: opened by one endpoint failing (a backend killed), which a route's retries
+   * must hide (gRFC A44), so it excuses no failure of a channel whose route retries.
+   */
   static final class Window {
     final long start;
+    final boolean endpointFailure;
     volatile long end = Long.MAX_VALUE;
 
-    Window(long start) {
+    Window(long start, boolean endpointFailure) {
       this.start = start;
+      this.endpointFailure = endpointFailure;
     }
   }
 
   private final Map<String, List<Window>> windows = new ConcurrentHashMap<>();
 
   Window open(String cluster, long now) {
-    Window w = new Window(now);
+    return open(cluster, now, false);
+  }
+
+  Window open(String cluster, long now, boolean endpointFailure) {
+    Window w = new Window(now, endpointFailure);
     List<Window> list = windows.computeIfAbsent(cluster, k -> new CopyOnWriteArrayList<>());
     list.removeIf(old -> old.end < now - KEEP_NANOS);
     list.add(w);
@@ -34,12 +44,17 @@ final class Excuses {
   }
 
   boolean covers(String cluster, long start, long end) {
+    return covers(cluster, start, end, false);
+  }
+
+  /** Whether a window overlaps [start, end]; {@code retried}: not counting endpoint-failure windows. */
+  boolean covers(String cluster, long start, long end, boolean retried) {
     List<Window> list = windows.get(cluster);
     if (list == null) {
       return false;
     }
     for (Window w : list) {
-      if (start <= w.end && end >= w.start) {
+      if (start <= w.end && end >= w.start && !(retried && w.endpointFailure)) {
         return true;
       }
     }

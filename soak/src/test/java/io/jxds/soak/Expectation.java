@@ -16,8 +16,13 @@ import java.util.TreeMap;
  * @param failText for FAIL: text the error description must contain
  * @param why a short reason for reports
  */
-record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, String failText, String why) {
+record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, String failText, String why,
+    boolean ringHash) {
   enum Kind { ROUTE, FAIL }
+
+  Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, String failText, String why) {
+    this(kind, shares, dropFraction, failText, why, false);
+  }
 
   /**
    * The best available priority is the lowest-numbered one with a live usable endpoint (gRFC A56:
@@ -28,6 +33,10 @@ record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, 
   static Expectation of(ClusterModel c, boolean[] alive) {
     if (c.deleted) {
       return new Expectation(Kind.FAIL, Map.of(), 0, "cluster " + c.name + " does not exist", "deleted");
+    }
+    if (c.dns()) {
+      // One endpoint, all the name's addresses (gRFC A37); its backend is a spare one, always up.
+      return new Expectation(Kind.ROUTE, Map.of(c.dnsBackend, 1.0), 0, "", "LOGICAL_DNS");
     }
     double drop = 1 - (1 - c.dropA / 1e6) * (1 - c.dropB / 1e6);
     TreeMap<Integer, List<ClusterModel.Loc>> byPriority = new TreeMap<>();
@@ -65,7 +74,8 @@ record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, 
           }
         }
       }
-      return new Expectation(Kind.ROUTE, shares, drop, "", "priority " + level.getKey());
+      // RING_HASH: the same endpoints; which one a call takes depends on its hash, not on the weights alone.
+      return new Expectation(Kind.ROUTE, shares, drop, "", "priority " + level.getKey(), c.ringHash);
     }
     // Every usable endpoint is down: all priorities fail; the error names the cluster.
     return new Expectation(Kind.FAIL, Map.of(), drop, "cluster " + c.name, "all usable endpoints down");
@@ -85,7 +95,7 @@ record Expectation(Kind kind, Map<Integer, Double> shares, double dropFraction, 
     if (kind == Kind.FAIL) {
       return "FAIL(\"" + failText + "\", " + why + ")";
     }
-    StringBuilder s = new StringBuilder("ROUTE(").append(why).append(":");
+    StringBuilder s = new StringBuilder("ROUTE(").append(why).append(ringHash ? " ring-hash" : "").append(":");
     shares.forEach((b, v) -> s.append(" b").append(b).append('=').append(String.format("%.1f%%", v * 100)));
     if (dropFraction > 0) {
       s.append(String.format(", drop %.1f%%", dropFraction * 100));

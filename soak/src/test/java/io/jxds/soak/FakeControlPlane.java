@@ -47,8 +47,10 @@ final class FakeControlPlane implements SoakControlPlane {
     Map<String, Message> e = new LinkedHashMap<>();
     for (ClusterModel m : model) {
       if (!m.deleted) {
-        c.put(m.name, m.clusterProto());
-        e.put(m.edsName(), m.endpointsProto(ports));
+        c.put(m.name, m.clusterProto(ports));
+        if (!m.dns()) {
+          e.put(m.edsName(), m.endpointsProto(ports));
+        }
       }
     }
     if (newerVersion || !c.equals(clusters)) {

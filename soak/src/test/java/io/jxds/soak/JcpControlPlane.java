@@ -67,8 +67,10 @@ final class JcpControlPlane implements SoakControlPlane {
     List<ClusterLoadAssignment> e = new ArrayList<>();
     for (ClusterModel m : model) {
       if (!m.deleted) {
-        c.add(m.clusterProto());
-        e.add(m.endpointsProto(ports));
+        c.add(m.clusterProto(ports));
+        if (!m.dns()) {
+          e.add(m.endpointsProto(ports));
+        }
       }
     }
     if (newerVersion || !c.equals(clusters)) {

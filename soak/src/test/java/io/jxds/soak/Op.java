@@ -153,6 +153,33 @@ sealed interface Op {
     }
   }
 
+  /** The cluster's {@code lb_policy}: RING_HASH, or back to ROUND_ROBIN (jxds's weighted round robin). */
+  record SetRingHash(String cluster, boolean ringHash) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      c.ringHash = ringHash;
+    }
+
+    @Override
+    public String describe() {
+      return "lb-policy " + cluster + " " + (ringHash ? "RING_HASH" : "ROUND_ROBIN");
+    }
+  }
+
+  /** A LOGICAL_DNS cluster's endpoint: host name ({@code localhost} or {@code 127.0.0.1}) and backend. */
+  record SetDnsTarget(String cluster, String host, int backend) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      c.dnsHost = host;
+      c.dnsBackend = backend;
+    }
+
+    @Override
+    public String describe() {
+      return "dns-target " + cluster + " " + host + ":b" + backend;
+    }
+  }
+
   record DeleteCluster(String cluster) implements ConfigOp {
     @Override
     public void apply(ClusterModel c) {
@@ -213,6 +240,37 @@ sealed interface Op {
     }
   }
 
+  /** The route's timeout, retry policy and hash policy. */
+  record SetRoutePolicy(String listener, boolean lane, RoutePolicy policy) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      if (lane) {
+        l.lanePolicy = policy;
+      } else {
+        l.fallbackPolicy = policy;
+      }
+    }
+
+    @Override
+    public String describe() {
+      String d = policy.describe();
+      return "route-policy " + listener + " " + (lane ? "lane" : "default") + (d.isEmpty() ? " none" : d);
+    }
+  }
+
+  /** The virtual host's retry policy ({@code retries} 0: none), which routes without their own use. */
+  record SetHostRetries(String listener, int retries) implements RouteOp {
+    @Override
+    public void apply(RouteModel.ListenerModel l) {
+      l.hostRetries = retries;
+    }
+
+    @Override
+    public String describe() {
+      return "host-retries " + listener + " " + retries;
+    }
+  }
+
   record DeleteListener(String listener) implements RouteOp {
     @Override
     public void apply(RouteModel.ListenerModel l) {
@@ -257,6 +315,17 @@ sealed interface Op {
     @Override
     public String describe() {
       return "kill-backend b" + backend;
+    }
+  }
+
+  /**
+   * The backend turns sick (accepts connections, fails every RPC) for {@code millis}, then heals;
+   * outlier detection must eject it within three intervals and let it back after it heals.
+   */
+  record SickBackend(int backend, int millis) implements Op {
+    @Override
+    public String describe() {
+      return "sick-backend b" + backend + " for " + millis + " ms";
     }
   }
 

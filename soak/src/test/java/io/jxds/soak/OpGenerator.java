@@ -106,7 +106,7 @@ final class OpGenerator {
   private ClusterModel liveCluster() {
     List<ClusterModel> live = new ArrayList<>();
     for (ClusterModel c : model.clusters) {
-      if (!c.deleted) {
+      if (!c.deleted && !c.dns()) {
         live.add(c);
       }
     }
@@ -135,9 +135,14 @@ final class OpGenerator {
   }
 
   private Op backendOp() {
-    int b = random.nextInt(model.alive.length);
+    int b = random.nextInt(SoakConfig.BACKENDS); // the LOGICAL_DNS cluster's spare backends stay up
+    if (model.alive[b] && random.nextInt(3) == 0) {
+      // Longer than the ejection bound (3 intervals + 0.5 s), shorter than the earliest return from
+      // an ejection (one interval + the base ejection time): no re-probe while sick.
+      return new Op.SickBackend(b, 2500 + random.nextInt(1001));
+    }
     if (model.alive[b]) {
-      return model.deadBackends() >= model.alive.length / 4 ? null : new Op.KillBackend(b);
+      return model.deadBackends() >= SoakConfig.BACKENDS / 4 ? null : new Op.KillBackend(b);
     }
     return new Op.RestartBackend(b);
   }
@@ -182,6 +187,9 @@ final class OpGenerator {
     List<RouteModel.ListenerModel> listeners = model.routes.listeners;
     RouteModel.ListenerModel l = listeners.get(random.nextInt(listeners.size()));
     boolean lane = random.nextBoolean();
+    if (random.nextInt(10) < 3) {
+      return policyOp(l, lane);
+    }
     java.util.Map<String, Integer> current = l.route(lane);
     int kind = random.nextInt(10);
     if (kind < 4) {
@@ -241,7 +249,35 @@ final class OpGenerator {
     return new Op.DeleteListener(l.name);
   }
 
+  /**
+   * A route's timeout, retry policy and hash policy, or the virtual host's retry policy. Timeouts
+   * are 4-8 s: those under the RPCs' 5 s deadline shorten it (gRFC A31), the others must not extend
+   * it; both are far longer than a soak RPC takes (unless the machine stalls).
+   */
+  private Op policyOp(RouteModel.ListenerModel l, boolean lane) {
+    if (random.nextInt(4) == 0) {
+      int[] retries = {0, 2, 3};
+      return new Op.SetHostRetries(l.name, retries[random.nextInt(retries.length)]);
+    }
+    int timeout = random.nextBoolean() ? 0 : 4000 + random.nextInt(4001);
+    int retries = random.nextBoolean() ? 0 : 1 + random.nextInt(4);
+    return new Op.SetRoutePolicy(l.name, lane, new RoutePolicy(timeout, retries, random.nextBoolean()));
+  }
+
+  // Aggregate clusters (gRFC A37/A75) are to come as operations of their own here, beside the
+  // config and lifecycle operations: an aggregate ClusterModel kind whose ordered leaves change
+  // (added, removed, deleted, turned into aggregates), judged by an Expectation that follows the
+  // first leaf with usable endpoints.
+
   private Op.ConfigOp configOp() {
+    ClusterModel dns = model.cluster(SoakModel.DNS_CLUSTER);
+    if (random.nextInt(12) == 0) {
+      if (dns.deleted) {
+        return null;
+      }
+      String host = random.nextBoolean() ? "localhost" : "127.0.0.1";
+      return new Op.SetDnsTarget(dns.name, host, SoakConfig.BACKENDS + random.nextInt(SoakConfig.DNS_BACKENDS));
+    }
     ClusterModel c = liveCluster();
     if (c == null) {
       return null;
@@ -249,8 +285,10 @@ final class OpGenerator {
     int locCount = c.localities.size();
     int loc = random.nextInt(locCount);
     ClusterModel.Loc l = c.localities.get(loc);
-    int kind = random.nextInt(10);
+    int kind = random.nextInt(11);
     switch (kind) {
+      case 10:
+        return new Op.SetRingHash(c.name, !c.ringHash);
       case 0: {
         List<Integer> free = freeBackends(c);
         return free.isEmpty() ? null : new Op.AddEndpoint(c.name, loc, free.get(0), 1 + random.nextInt(4));
@@ -333,7 +371,7 @@ final class OpGenerator {
   private List<Integer> freeBackends(ClusterModel c) {
     List<Integer> free = new ArrayList<>();
     var used = c.backends();
-    for (int b = 0; b < model.alive.length; b++) {
+    for (int b = 0; b < SoakConfig.BACKENDS; b++) {
       if (!used.contains(b)) {
         free.add(b);
       }

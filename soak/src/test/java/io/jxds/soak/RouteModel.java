@@ -26,6 +26,8 @@ import java.util.TreeSet;
  */
 final class RouteModel {
   static final String LANE_HEADER = "x-soak-lane";
+  /** The header a route's hash policy hashes on: each {@code xds:///} channel sends its own value. */
+  static final String USER_HEADER = "x-soak-user";
   /** The path every soak RPC has. */
   static final String PATH = "/" + SoakBackends.WHO.getFullMethodName();
   /** The lane route's prefix: one that matches {@link #PATH}, one that does not. */
@@ -36,11 +38,14 @@ final class RouteModel {
 
   RouteModel() {
     ListenerModel svc0 = new ListenerModel("svc0", true);
-    svc0.lane.put("c0", 3);
-    svc0.lane.put("c1", 1);
+    // The lane route starts on RING_HASH cluster c5 with a hash policy, a timeout and retries, so
+    // that every run checks a sticky key and a retrying route from the start.
+    svc0.lane.put("c5", 1);
+    svc0.lanePolicy = new RoutePolicy(4500, 2, true);
     svc0.fallback.put("c2", 1);
     ListenerModel svc1 = new ListenerModel("svc1", false);
     svc1.lane.put("c1", 1);
+    svc1.lane.put(SoakModel.DNS_CLUSTER, 1);
     svc1.fallback.put("c0", 1);
     svc1.fallback.put("c2", 2);
     svc1.laneValue = "b";
@@ -98,6 +103,11 @@ final class RouteModel {
     final Map<String, Integer> lane = new LinkedHashMap<>();
     /** The default route's. */
     final Map<String, Integer> fallback = new LinkedHashMap<>();
+    /** The lane route's timeout, retries and hash policy; the default route's. */
+    RoutePolicy lanePolicy = RoutePolicy.NONE;
+    RoutePolicy fallbackPolicy = RoutePolicy.NONE;
+    /** The virtual host's {@code retry_policy}: its {@code num_retries}, 0 for none. */
+    int hostRetries;
 
     ListenerModel(String name, boolean rds) {
       this.name = name;
@@ -116,11 +126,24 @@ final class RouteModel {
       l.invert = invert;
       l.lane.putAll(lane);
       l.fallback.putAll(fallback);
+      l.lanePolicy = lanePolicy;
+      l.fallbackPolicy = fallbackPolicy;
+      l.hostRetries = hostRetries;
       return l;
     }
 
     Map<String, Integer> route(boolean laneRoute) {
       return laneRoute ? lane : fallback;
+    }
+
+    RoutePolicy policy(boolean laneRoute) {
+      return laneRoute ? lanePolicy : fallbackPolicy;
+    }
+
+    /** The retries a call on the route gets: the route's policy, else the virtual host's (gRFC A44). */
+    int retries(boolean laneRoute) {
+      int own = policy(laneRoute).retries();
+      return own > 0 ? own : hostRetries;
     }
 
     /** Whether a channel sending {@code lane} in {@value #LANE_HEADER} takes the lane route (gRFC A28). */
@@ -143,25 +166,30 @@ final class RouteModel {
     RouteConfiguration routesProto() {
       HeaderMatcher header = HeaderMatcher.newBuilder().setName(LANE_HEADER).setExactMatch(laneValue)
           .setInvertMatch(invert).build();
-      VirtualHost host = VirtualHost.newBuilder().setName(name + "-vh").addDomains(name)
+      VirtualHost.Builder host = VirtualHost.newBuilder().setName(name + "-vh").addDomains(name)
           .addRoutes(Route.newBuilder().setName("lane")
               .setMatch(RouteMatch.newBuilder().setPrefix(lanePrefix).addHeaders(header))
-              .setRoute(action(lane)))
+              .setRoute(action(lane, lanePolicy)))
           .addRoutes(Route.newBuilder().setName("default")
               .setMatch(RouteMatch.newBuilder().setPrefix("/"))
-              .setRoute(action(fallback)))
-          .build();
+              .setRoute(action(fallback, fallbackPolicy)));
+      if (hostRetries > 0) {
+        host.setRetryPolicy(RoutePolicy.retryPolicy(hostRetries));
+      }
       return RouteConfiguration.newBuilder().setName(routesName()).addVirtualHosts(host).build();
     }
 
-    private static RouteAction action(Map<String, Integer> weights) {
+    private static RouteAction action(Map<String, Integer> weights, RoutePolicy policy) {
+      RouteAction.Builder action = RouteAction.newBuilder();
       if (weights.size() == 1) {
-        return RouteAction.newBuilder().setCluster(weights.keySet().iterator().next()).build();
+        action.setCluster(weights.keySet().iterator().next());
+      } else {
+        WeightedCluster.Builder w = WeightedCluster.newBuilder();
+        weights.forEach((c, weight) -> w.addClusters(
+            WeightedCluster.ClusterWeight.newBuilder().setName(c).setWeight(UInt32Value.of(weight))));
+        action.setWeightedClusters(w);
       }
-      WeightedCluster.Builder w = WeightedCluster.newBuilder();
-      weights.forEach((c, weight) -> w.addClusters(
-          WeightedCluster.ClusterWeight.newBuilder().setName(c).setWeight(UInt32Value.of(weight))));
-      return RouteAction.newBuilder().setWeightedClusters(w).build();
+      return policy.applyTo(action).build();
     }
 
     /** For traces: {@code svc0[lane /jxds.soak. a {c0=3, c1=1}; default {c2=1}]}. */
@@ -169,8 +197,9 @@ final class RouteModel {
       if (deleted) {
         return name + " (deleted)";
       }
-      return name + "[lane " + lanePrefix + " " + (invert ? "!" : "") + laneValue + " " + lane + "; default "
-          + fallback + "]";
+      return name + "[lane " + lanePrefix + " " + (invert ? "!" : "") + laneValue + " " + lane + lanePolicy.describe()
+          + "; default " + fallback + fallbackPolicy.describe() + (hostRetries > 0 ? "; host retries " + hostRetries
+          : "") + "]";
     }
   }
 }

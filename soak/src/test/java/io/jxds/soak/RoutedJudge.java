@@ -50,9 +50,13 @@ final class RoutedJudge {
         parts.add(new Part(c, w / (double) total, Expectation.of(model.visible(c), model.alive)));
       }
     });
-    String route = (lane ? "lane" : "default") + " route " + weights;
+    String route = (lane ? "lane" : "default") + " route " + weights + l.policy(lane).describe();
     if (parts.size() == 1) {
       String why = SoakRun.judge(ch, parts.get(0).exp(), results, shares);
+      if (why == null && l.policy(lane).hash() && parts.get(0).exp().ringHash()
+          && parts.get(0).exp().kind() == Expectation.Kind.ROUTE) {
+        why = sticky(model, ch, l, parts.get(0), results);
+      }
       return why == null ? null : route + ": " + why;
     }
     Map<Integer, Integer> counts = new HashMap<>();
@@ -64,8 +68,8 @@ final class RoutedJudge {
         counts.merge(r.backend(), 1, Integer::sum);
       }
     }
-    if (!shares) {
-      return null;
+    if (!shares || parts.stream().anyMatch(p -> p.exp().ringHash())) {
+      return null; // a RING_HASH cluster's split depends on the hashes, not on the weights alone
     }
     // Per RPC: cluster c with probability f_c, not dropped with 1 - d_c, then backend b with its
     // share s_c(b) of c. p_b = sum f_c (1 - d_c) s_c(b); the variance of one RPC's contribution is
@@ -94,6 +98,43 @@ final class RoutedJudge {
             route, e.getKey(), observed * 100, n, p * 100, bound * 100, describe(parts), counts);
       }
     }
+    return null;
+  }
+
+  /**
+   * A hash policy on the user header over one RING_HASH cluster (gRFC A42): the channel's one key
+   * lands on one endpoint, and on the same one as before while the cluster's endpoints and their
+   * liveness are unchanged (and no backend operation is still settling).
+   */
+  private static String sticky(SoakModel model, SoakChannel ch, RouteModel.ListenerModel l, Part part,
+      List<RpcResult> results) {
+    java.util.Set<Integer> hit = new java.util.TreeSet<>();
+    for (RpcResult r : results) {
+      if (r.ok()) {
+        hit.add(r.backend());
+      }
+    }
+    if (hit.size() > 1) {
+      return "hash policy on " + RouteModel.USER_HEADER + ": the channel's one key landed on backends " + hit;
+    }
+    if (hit.isEmpty()) {
+      return null;
+    }
+    int backend = hit.iterator().next();
+    model.stickySamples++;
+    StringBuilder signature = new StringBuilder(l.describe()).append(' ').append(ch.lane).append(' ')
+        .append(model.visible(part.cluster()).describe()).append(" alive");
+    for (int b : model.visible(part.cluster()).backends()) {
+      signature.append(model.alive[b] ? " b" + b : "");
+    }
+    String now = signature.toString();
+    if (now.equals(ch.stickySignature) && backend != ch.stickyBackend
+        && System.nanoTime() > model.stickyUnsettledUntil) {
+      return "hash policy on " + RouteModel.USER_HEADER + ": the key moved from b" + ch.stickyBackend + " to b"
+          + backend + " while the endpoints did not change";
+    }
+    ch.stickySignature = now;
+    ch.stickyBackend = backend;
     return null;
   }
 

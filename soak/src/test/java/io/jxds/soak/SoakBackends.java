@@ -3,6 +3,7 @@ package io.jxds.soak;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ServerCalls;
 import java.io.ByteArrayInputStream;
@@ -12,11 +13,13 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Real gRPC backends on 127.0.0.1, by index. Each answers the unary method {@link #WHO} with its
  * index as decimal text (byte-array marshaller, no generated code). A killed backend is cut at once
- * ({@code shutdownNow}), as a crashed process; a restarted one listens on its old port again.
+ * ({@code shutdownNow}), as a crashed process; a restarted one listens on its old port again. A
+ * sick backend accepts connections and fails every RPC with UNAVAILABLE ({@link #sickText}).
  */
 final class SoakBackends implements AutoCloseable {
   static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
@@ -44,10 +47,13 @@ final class SoakBackends implements AutoCloseable {
 
   private final Server[] servers;
   private final int[] ports;
+  /** 1 while a backend is sick: it accepts connections and fails every RPC. */
+  private final AtomicIntegerArray sick;
 
   SoakBackends(int count) {
     servers = new Server[count];
     ports = new int[count];
+    sick = new AtomicIntegerArray(count);
     for (int i = 0; i < count; i++) {
       start(i);
     }
@@ -55,6 +61,16 @@ final class SoakBackends implements AutoCloseable {
 
   int port(int backend) {
     return ports[backend];
+  }
+
+  /** What a sick backend's RPCs fail with (UNAVAILABLE). */
+  static String sickText(int backend) {
+    return "b" + backend + " is sick";
+  }
+
+  /** A sick backend keeps its connections and fails every RPC with UNAVAILABLE; healed, it answers again. */
+  void setSick(int backend, boolean isSick) {
+    sick.set(backend, isSick ? 1 : 0);
   }
 
   synchronized void kill(int backend) throws InterruptedException {
@@ -75,6 +91,10 @@ final class SoakBackends implements AutoCloseable {
     byte[] id = Integer.toString(backend).getBytes(StandardCharsets.US_ASCII);
     ServerServiceDefinition service = ServerServiceDefinition.builder("jxds.soak.Backend")
         .addMethod(WHO, ServerCalls.asyncUnaryCall((request, response) -> {
+          if (sick.get(backend) == 1) {
+            response.onError(Status.UNAVAILABLE.withDescription(sickText(backend)).asRuntimeException());
+            return;
+          }
           response.onNext(id);
           response.onCompleted();
         }))

@@ -45,6 +45,15 @@ final class SoakChannel {
    * listener is deleted. A route change itself excuses nothing.
    */
   volatile Set<String> failTexts = Set.of();
+  /**
+   * For an {@code xds:///} channel during a backend kill: its route retries (at least twice, gRFC
+   * A44) and every cluster of it keeps a live usable endpoint, so no call may fail because the one
+   * endpoint died (the kill's grace window does not excuse it). Null otherwise; else the route.
+   */
+  volatile String retryGuard;
+  /** For a hash-policy route on one RING_HASH cluster: the endpoint set its key was last seen on, and where. */
+  String stickySignature;
+  int stickyBackend = -1;
 
   SoakChannel(int id, String cluster, String lane, ManagedChannel channel, Channel calls) {
     this.id = id;

@@ -25,6 +25,8 @@ record SoakConfig(Mode mode, long seed, Duration duration, int maxOps, Set<Strin
 
   static final int CLUSTERS = 6;
   static final int BACKENDS = 24;
+  /** Spare backends after the 24, for the LOGICAL_DNS cluster alone. */
+  static final int DNS_BACKENDS = 2;
 
   SoakConfig {
     skip = Set.copyOf(skip);

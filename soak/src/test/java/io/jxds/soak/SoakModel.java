@@ -33,9 +33,25 @@ final class SoakModel {
    * not the control plane's newer config, is what a channel opened on it during an outage sees.
    */
   final Map<String, ClusterModel> lastSeen = new HashMap<>();
+  /**
+   * Until then (System.nanoTime, set by the runner, not part of the seeded state) a hash key may move
+   * without a change of endpoints: a backend was killed, restarted or sick, and its connection or
+   * ejection settles after the operation converged.
+   */
+  long stickyUnsettledUntil;
+  /** For the report: samples judged by the hash-key invariant, and channels a kill's retry invariant covered. */
+  int stickySamples;
+  int retryGuards;
 
+  /** The LOGICAL_DNS cluster, after the EDS ones. */
+  static final String DNS_CLUSTER = "dns0";
+
+  /**
+   * @param backendCount the backends EDS clusters list (killed, restarted, made sick); {@link
+   *     SoakConfig#DNS_BACKENDS} more after them serve the LOGICAL_DNS cluster only
+   */
   SoakModel(int clusterCount, int backendCount, Random random) {
-    alive = new boolean[backendCount];
+    alive = new boolean[backendCount + SoakConfig.DNS_BACKENDS];
     java.util.Arrays.fill(alive, true);
     for (int i = 0; i < clusterCount; i++) {
       ClusterModel c = new ClusterModel("c" + i);
@@ -56,6 +72,11 @@ final class SoakModel {
       }
       clusters.add(c);
     }
+    clusters.get(clusterCount - 1).ringHash = true;
+    ClusterModel dns = new ClusterModel(DNS_CLUSTER);
+    dns.dnsHost = "127.0.0.1";
+    dns.dnsBackend = backendCount;
+    clusters.add(dns);
   }
 
   ClusterModel cluster(String name) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The figures of one run: operations, restarts, RPCs, failures by cause, convergence, heap and threads. */
@@ -18,10 +19,14 @@ final class SoakReport {
   final LongAdder dropped = new LongAdder();
   final Map<String, LongAdder> failuresByCause = new ConcurrentHashMap<>();
   final List<Long> convergeMillis = new ArrayList<>();
+  /** Per sick-backend episode: when, after it turned sick, the last RPC that reached it started. */
+  final List<Long> sickLastHitMillis = new ArrayList<>();
   /** (elapsed ms, value) samples. */
   final List<long[]> threads = new ArrayList<>();
   final List<long[]> heapBytes = new ArrayList<>();
   long streamsOpened;
+  int stickySamples;
+  int retryGuards;
   long elapsedMillis;
 
   void count(RpcResult r) {
@@ -70,6 +75,13 @@ final class SoakReport {
     s.append(String.format("  converge after an operation: median %d ms, p99 %d ms, max %d ms (%d operations)%n",
         percentile(convergeMillis, 0.5), percentile(convergeMillis, 0.99), percentile(convergeMillis, 1.0),
         convergeMillis.size()));
+    s.append(String.format("  per-route invariants: %d channel-kills under a retrying route (no failure allowed), %d"
+        + " samples of a hash key on a RING_HASH cluster%n", retryGuards, stickySamples));
+    if (!sickLastHitMillis.isEmpty()) {
+      s.append(String.format("  sick backends: %d episodes; last RPC to the sick backend started after median %d ms,"
+          + " max %d ms (bound %d ms)%n", sickLastHitMillis.size(), percentile(sickLastHitMillis, 0.5),
+          percentile(sickLastHitMillis, 1.0), TimeUnit.NANOSECONDS.toMillis(Ejections.BOUND_NANOS)));
+    }
     if (!heapBytes.isEmpty()) {
       s.append(String
           .format("  heap used after GC: start %.1f MB, end %.1f MB; after setup: first-quarter median %.1f MB, "

@@ -25,7 +25,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * channels opened, closed and sent idle; streams broken; the server closing each stream after a
  * response; routes changed (weights, clusters joining and leaving a route, the lane route's path
  * prefix and header matcher, {@code invert_match} included) and listeners deleted and restored;
- * and, with FakeAdsServer only, responses held and invalid resources sent.
+ * route timeouts, retry policies (route and virtual host) and hash policies; clusters switched
+ * between ROUND_ROBIN and RING_HASH; backends sick for 2-4 s (accepting connections, failing every
+ * RPC) under outlier detection on every EDS cluster; a LOGICAL_DNS cluster whose name and backend
+ * change; and, with FakeAdsServer only, responses held and invalid resources sent.
  *
  * <p>After every operation, within a bounded wait (15 s; 30 s after a control-plane start, which
  * covers reconnect backoff and a deletion postponed to the 15 s does-not-exist timer; 20 s after a
@@ -57,6 +60,16 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       restored, its channels route again. In java-control-plane mode only a listener no channel
  *       uses is deleted (SimpleCache withholds a response missing a watched name), and no cluster
  *       a route names is.
+ *   <li><b>Retries</b> (gRFC A44): while a backend is killed, a call on an {@code xds:///} channel
+ *       whose route retries at least twice and whose clusters keep a live usable endpoint never
+ *       fails: the kill's grace window does not excuse it.
+ *   <li><b>Hash policies</b> (gRFC A42): on a route hashing on the channel's user header over one
+ *       RING_HASH cluster, every call of the channel lands on one endpoint, the same one while the
+ *       cluster's endpoints and their liveness are unchanged ({@link RoutedJudge}). A RING_HASH
+ *       cluster's RPCs are judged by their endpoints, not their shares.
+ *   <li><b>Outlier detection</b> (gRFC A50): no RPC starts on a sick backend later than three
+ *       outlier-detection intervals (+0.5 s) after it turned sick ({@link Ejections}); healed, it
+ *       takes its share again within the converge bound.
  *   <li><b>Deletion</b>: FakeAdsServer mode deletes clusters that channels use; their RPCs must fail
  *       UNAVAILABLE with "cluster NAME does not exist", and the client's status must say
  *       DOES_NOT_EXIST. java-control-plane never reports the removal of a name a client still
