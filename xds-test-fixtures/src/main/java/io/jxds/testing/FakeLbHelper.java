@@ -318,8 +318,9 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
 
   /** A subchannel whose state the test sets. */
   public final class FakeSubchannel extends Subchannel {
-    private final List<EquivalentAddressGroup> addresses;
+    private List<EquivalentAddressGroup> addresses;
     private final Attributes attributes;
+    private int addressUpdates;
     private @Nullable SubchannelStateListener listener; // null until started
     private boolean shutdown;
     private boolean ready;
@@ -418,6 +419,28 @@ public final class FakeLbHelper extends LoadBalancer.Helper {
     @Override
     public List<EquivalentAddressGroup> getAllAddresses() {
       return addresses;
+    }
+
+    /**
+     * Replaces the subchannel's addresses, as gRPC's subchannel does (a connection to an address
+     * still listed is kept); the state is left as the test set it.
+     *
+     * @param addrs the new address groups
+     */
+    @Override
+    public void updateAddresses(List<EquivalentAddressGroup> addrs) {
+      syncContext.throwIfNotInThisSynchronizationContext();
+      addresses = List.copyOf(addrs);
+      addressUpdates++;
+    }
+
+    /**
+     * How many times the balancer replaced the subchannel's addresses.
+     *
+     * @return the number of {@code updateAddresses} calls
+     */
+    public int addressUpdates() {
+      return addressUpdates;
     }
 
     @Override

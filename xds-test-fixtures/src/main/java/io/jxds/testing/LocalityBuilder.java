@@ -115,6 +115,38 @@ public final class LocalityBuilder {
   }
 
   /**
+   * Gives the endpoint added last one more address, {@code ip:port}, in its {@code
+   * endpoint.additional_addresses} (gRFC A61: the same backend on another address, e.g. its IPv6
+   * one, tried after the addresses before it).
+   *
+   * @param ip an IP literal
+   * @param port the port
+   * @return this builder
+   * @throws IllegalStateException if no endpoint was added yet
+   */
+  public LocalityBuilder additionalAddress(String ip, int port) {
+    return additionalAddress(endpointAt(ip, port).getAddress());
+  }
+
+  /**
+   * Gives the endpoint added last one more {@code endpoint.additional_addresses} entry whose
+   * {@code address} is as given (pipes, host names..., to test what a client rejects).
+   *
+   * @param address the entry's address
+   * @return this builder
+   * @throws IllegalStateException if no endpoint was added yet
+   */
+  public LocalityBuilder additionalAddress(Address address) {
+    int last = locality.getLbEndpointsCount() - 1;
+    if (last < 0) {
+      throw new IllegalStateException("add an endpoint before its additional addresses");
+    }
+    locality.getLbEndpointsBuilder(last).getEndpointBuilder()
+        .addAdditionalAddresses(Endpoint.AdditionalAddress.newBuilder().setAddress(address));
+    return this;
+  }
+
+  /**
    * Adds an {@code LbEndpoint} as given.
    *
    * @param endpoint the endpoint

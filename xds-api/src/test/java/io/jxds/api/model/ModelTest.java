@@ -43,6 +43,19 @@ class ModelTest {
   }
 
   @Test
+  void endpointAddressesArePrimaryThenAdditionalAndMustBeLiterals() throws Exception {
+    Endpoint dual = new Endpoint(ip("10.0.0.1", 80), HealthStatus.HEALTHY, 3, "", "", List.of(ip("::1", 80)));
+    assertThat(dual.addresses()).containsExactly(ip("10.0.0.1", 80), ip("::1", 80));
+    assertThat(dual.toString()).isEqualTo("10.0.0.1:80,[0:0:0:0:0:0:0:1]:80 HEALTHY w=3");
+    assertThat(Endpoint.of(ip("10.0.0.1", 80)).addresses()).containsExactly(ip("10.0.0.1", 80));
+    assertThat(dual).isNotEqualTo(new Endpoint(ip("10.0.0.1", 80), HealthStatus.HEALTHY, 3, ""));
+    assertThatThrownBy(() -> new Endpoint(ip("10.0.0.1", 80), HealthStatus.HEALTHY, 1, "", "",
+        List.of(InetSocketAddress.createUnresolved("example.com", 80))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("IP literal");
+  }
+
+  @Test
   void endpointHashKeyDefaultsToEmptyAndShowsInToString() throws Exception {
     assertThat(Endpoint.of(ip("10.0.0.1", 80)).hashKey()).isEmpty();
     assertThat(new Endpoint(ip("10.0.0.1", 80), HealthStatus.HEALTHY, 1, "", "pod-a").toString())

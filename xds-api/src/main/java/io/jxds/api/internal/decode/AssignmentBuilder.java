@@ -2,7 +2,10 @@ package io.jxds.api.internal.decode;
 
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.DropOverload;
@@ -36,8 +39,10 @@ import java.util.Set;
  *       the locality weights of one priority sum to at most 2^32-1 (gRFC A27; grpc-java does not
  *       check and can fail later in its picker);
  *   <li>every endpoint is {@code endpoint.address.socket_address} with an IP literal, no
- *       {@code resolver_name} and a {@code port_value} in 1..65535, and no address appears twice in
- *       the assignment;
+ *       {@code resolver_name} and a {@code port_value} in 1..65535; so is each of its {@code
+ *       endpoint.additional_addresses[k].address}, which must be set (gRFC A61); and no address,
+ *       primary or additional, appears twice in the assignment (gRFC A61: an endpoint is its set of
+ *       addresses, so one address cannot belong to two; gRPC C++ rejects it too);
  *   <li>an endpoint weight unset means 1, and 0 is a NACK ({@code load_balancing_weight} is
  *       {@code uint32 gte 1} in the xDS API; Envoy and gRPC C++ reject it, grpc-java reads it as 1,
  *       which would keep sending traffic to an endpoint being drained); the endpoint weights of one
@@ -168,10 +173,6 @@ final class AssignmentBuilder {
     long sum = 0;
     for (int j = 0; j < n; j++) {
       Endpoint endpoint = endpoint(staged[j], i, j);
-      if (!addresses.add(endpoint.address(), ips.lastHash())) {
-        throw endpointNack(
-            i, j, "endpoint.address must be unique in the assignment", addressText(endpoint.address()) + " again");
-      }
       sum += endpoint.weight();
       endpoints.add(endpoint);
     }
@@ -186,32 +187,75 @@ final class AssignmentBuilder {
     if (e.kind != AddressKind.SOCKET_ADDRESS) {
       throw endpointNack(i, j, e.kind.mustBeSet, e.kind.got);
     }
-    if (!e.resolverName.isEmpty()) {
-      throw endpointNack(
-          i, j, "endpoint.address.socket_address.resolver_name must be empty", Nack.quote(e.resolverName));
-    }
-    if (e.namedPort != null) {
-      throw endpointNack(
-          i, j, "endpoint.address.socket_address.port_value must be set", "named_port " + Nack.quote(e.namedPort));
-    }
-    if (e.port < 1 || e.port > 65535) {
-      throw endpointNack(
-          i, j, "endpoint.address.socket_address.port_value must be in [1, 65535]", Integer.toUnsignedString(e.port));
-    }
-    InetAddress ip = ips.parse(e.ip);
-    if (ip == null) {
-      throw endpointNack(i, j, "endpoint.address.socket_address.address must be an IP literal", Nack.quote(e.ip));
-    }
+    InetSocketAddress address =
+        socketAddress(i, j, "endpoint.address", e.ip, e.port, e.resolverName, e.namedPort);
     if (e.weight == 0) {
       // xDS API: lb_endpoints[].load_balancing_weight is uint32 gte 1; unset is 1
       throw endpointNack(i, j, "load_balancing_weight must be at least 1", 0);
     }
     return new Endpoint(
-        new InetSocketAddress(ip, e.port),
+        address,
         health(e.health),
         e.weight == UNSET ? 1 : e.weight,
         e.hostname,
-        e.metadata == null ? "" : hashKey(e.metadata));
+        e.metadata == null ? "" : hashKey(e.metadata),
+        e.additional == null ? List.of() : additionalAddresses(e.additional, i, j));
+  }
+
+  /**
+   * gRFC A61: each {@code endpoint.additional_addresses[k].address} must be set, and is checked as
+   * {@code endpoint.address} is (and is unique in the assignment as well).
+   */
+  private List<InetSocketAddress> additionalAddresses(List<AdditionalAddress> entries, int i, int j)
+      throws XdsResourceException {
+    List<InetSocketAddress> out = new ArrayList<>(entries.size());
+    for (int k = 0; k < entries.size(); k++) {
+      AdditionalAddress entry = entries.get(k);
+      String field = "endpoint.additional_addresses[" + k + "].address";
+      if (!entry.hasAddress()) {
+        throw endpointNack(i, j, field + " must be set", "unset");
+      }
+      Address address = entry.getAddress();
+      if (!address.hasSocketAddress()) {
+        throw endpointNack(i, j, field + ".socket_address must be set", switch (address.getAddressCase()) {
+          case PIPE -> "pipe";
+          case ENVOY_INTERNAL_ADDRESS -> "envoy_internal_address";
+          default -> "unset";
+        });
+      }
+      SocketAddress socket = address.getSocketAddress();
+      out.add(socketAddress(i, j, field, socket.getAddress(), socket.getPortValue(), socket.getResolverName(),
+          socket.getPortSpecifierCase() == SocketAddress.PortSpecifierCase.NAMED_PORT ? socket.getNamedPort() : null));
+    }
+    return out;
+  }
+
+  /**
+   * A socket address at {@code field} (an {@code Address}) of {@code endpoints[i].lb_endpoints[j]}:
+   * no {@code resolver_name}, a {@code port_value} in 1..65535, an IP literal, and no address
+   * seen before in the assignment.
+   */
+  private InetSocketAddress socketAddress(int i, int j, String field, String ipText, int port, String resolverName,
+      String namedPort) throws XdsResourceException {
+    if (!resolverName.isEmpty()) {
+      throw endpointNack(i, j, field + ".socket_address.resolver_name must be empty", Nack.quote(resolverName));
+    }
+    if (namedPort != null) {
+      throw endpointNack(i, j, field + ".socket_address.port_value must be set", "named_port " + Nack.quote(namedPort));
+    }
+    if (port < 1 || port > 65535) {
+      throw endpointNack(
+          i, j, field + ".socket_address.port_value must be in [1, 65535]", Integer.toUnsignedString(port));
+    }
+    InetAddress ip = ips.parse(ipText);
+    if (ip == null) {
+      throw endpointNack(i, j, field + ".socket_address.address must be an IP literal", Nack.quote(ipText));
+    }
+    InetSocketAddress address = new InetSocketAddress(ip, port);
+    if (!addresses.add(address, ips.lastHash())) {
+      throw endpointNack(i, j, field + " must be unique in the assignment", addressText(address) + " again");
+    }
+    return address;
   }
 
   private XdsResourceException endpointNack(int i, int j, String fieldMustBe, Object got) {
@@ -376,6 +420,8 @@ final class AssignmentBuilder {
     String hostname;
     /** {@code metadata}; null when absent. */
     Metadata metadata;
+    /** {@code endpoint.additional_addresses}, as parsed; null when there are none. */
+    List<AdditionalAddress> additional;
 
     private void clear() {
       kind = AddressKind.NO_ENDPOINT;
@@ -387,6 +433,7 @@ final class AssignmentBuilder {
       health = 0;
       hostname = "";
       metadata = null;
+      additional = null;
     }
   }
 

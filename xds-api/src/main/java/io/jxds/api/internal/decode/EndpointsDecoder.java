@@ -136,6 +136,9 @@ public final class EndpointsDecoder {
     e.health = lb.getHealthStatusValue();
     e.hostname = lb.getEndpoint().getHostname();
     e.metadata = lb.hasMetadata() ? lb.getMetadata() : null;
+    e.additional = lb.getEndpoint().getAdditionalAddressesCount() == 0
+        ? null
+        : lb.getEndpoint().getAdditionalAddressesList();
   }
 
   private static AddressKind addressKind(LbEndpoint lb) {

@@ -14,6 +14,7 @@ import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.Metadata;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
 import io.envoyproxy.envoy.type.v3.FractionalPercent;
@@ -23,6 +24,7 @@ import io.jxds.api.internal.decode.AssignmentBuilder.StagedEndpoint;
 import io.jxds.api.model.EndpointsUpdate;
 import io.jxds.api.model.LocalityId;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Map;
 
 /**
@@ -45,7 +47,7 @@ import java.util.Map;
  *       does not (a repeated scalar field takes the last value, as protobuf does);
  *   <li>a known field it does not interpret, unless it is a singular number, bool or enum (skipped)
  *       or one of the messages no rule reads (locality {@code metadata},
- *       {@code health_check_config}, {@code additional_addresses}, {@code proximity},
+ *       {@code health_check_config}, {@code proximity},
  *       {@code endpoint_stale_after}: parsed like {@code parseFrom} would, then dropped). So
  *       strings (protobuf checks their UTF-8), {@code named_port}, {@code resolver_name},
  *       {@code pipe}, {@code envoy_internal_address}, {@code endpoint_name},
@@ -53,7 +55,9 @@ import java.util.Map;
  * </ul>
  *
  * <p>An endpoint's {@code metadata} is parsed as {@code parseFrom} would and read for its ring
- * hash key (gRFC A76); seen twice in one endpoint (protobuf would merge), it falls back.
+ * hash key (gRFC A76); seen twice in one endpoint (protobuf would merge), it falls back. Its
+ * {@code additional_addresses} entries (gRFC A61) are parsed as {@code parseFrom} would and handed
+ * to the builder, which checks them as the tree path does.
  *
  * <p>Unknown field numbers are skipped, as {@code parseFrom} keeps them aside unread. Field
  * numbers are the generated {@code *_FIELD_NUMBER} constants (checked against the descriptors in
@@ -99,6 +103,8 @@ final class WireEndpointsDecoder {
       io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDRESS_FIELD_NUMBER << 3 | LD;
   private static final int ENDPOINT_HOSTNAME =
       io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HOSTNAME_FIELD_NUMBER << 3 | LD;
+  private static final int ENDPOINT_ADDITIONAL_ADDRESSES =
+      io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDITIONAL_ADDRESSES_FIELD_NUMBER << 3 | LD;
   private static final int ADDRESS_SOCKET_ADDRESS = Address.SOCKET_ADDRESS_FIELD_NUMBER << 3 | LD;
   private static final int SOCKET_ADDRESS = SocketAddress.ADDRESS_FIELD_NUMBER << 3 | LD;
   private static final int SOCKET_PORT_VALUE = SocketAddress.PORT_VALUE_FIELD_NUMBER << 3 | VARINT;
@@ -131,9 +137,6 @@ final class WireEndpointsDecoder {
           ENDPOINT_TYPE
               .findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HEALTH_CHECK_CONFIG_FIELD_NUMBER),
           io.envoyproxy.envoy.config.endpoint.v3.Endpoint.HealthCheckConfig.parser(),
-          ENDPOINT_TYPE
-              .findFieldByNumber(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.ADDITIONAL_ADDRESSES_FIELD_NUMBER),
-          io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.parser(),
           POLICY_TYPE.findFieldByNumber(ClusterLoadAssignment.Policy.ENDPOINT_STALE_AFTER_FIELD_NUMBER), Duration
               .parser());
 
@@ -253,6 +256,12 @@ final class WireEndpointsDecoder {
         in.popLimit(old);
       } else if (tag == ENDPOINT_HOSTNAME) {
         e.hostname = in.readStringRequireUtf8();
+      } else if (tag == ENDPOINT_ADDITIONAL_ADDRESSES) {
+        // gRFC A61: parsed as parseFrom would (a repeated message: each entry appends), checked by the builder
+        if (e.additional == null) {
+          e.additional = new ArrayList<>(1);
+        }
+        e.additional.add(readMessage(AdditionalAddress.parser(), 3));
       } else {
         skip(tag, ENDPOINT_TYPE, 3);
       }

@@ -314,6 +314,104 @@ class EndpointsDecoderTest {
   }
 
   @Test
+  void additionalAddressesFollowThePrimaryAddressInOrder() throws Exception {
+    ClusterLoadAssignment cla =
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY, 7).additionalAddress("2001:db8::1", 80)
+            .additionalAddress("10.0.1.1", 8080)
+            .endpoint("10.0.0.2", 80, HEALTHY));
+    List<Endpoint> endpoints = decode(cla).localities().get(0).endpoints();
+    assertThat(endpoints.get(0))
+        .isEqualTo(new Endpoint(addr("10.0.0.1", 80), HealthStatus.HEALTHY, 7, "", "",
+            List.of(addr("2001:db8::1", 80), addr("10.0.1.1", 8080))));
+    assertThat(endpoints.get(0).addresses())
+        .containsExactly(addr("10.0.0.1", 80), addr("2001:db8::1", 80), addr("10.0.1.1", 8080));
+    assertThat(endpoints.get(1).additionalAddresses()).isEmpty();
+    assertThat(endpoints.get(1).addresses()).containsExactly(addr("10.0.0.2", 80));
+  }
+
+  @Test
+  void additionalAddressThatIsNotAnIpLiteralIsRejected() {
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY)
+            .additionalAddress("::1", 80).additionalAddress("backend.example", 80)),
+        "endpoints[0].lb_endpoints[1].endpoint.additional_addresses[1].address.socket_address.address must be an IP "
+            + "literal, got \"backend.example\"");
+  }
+
+  @Test
+  void additionalAddressWithoutASocketAddressIsRejected() {
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress(Address.getDefaultInstance())),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address.socket_address must be set, got unset");
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY)
+            .additionalAddress(Address.newBuilder().setPipe(Pipe.newBuilder().setPath("/tmp/s")).build())),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address.socket_address must be set, got pipe");
+    LbEndpoint noAddress = LbEndpoint.newBuilder()
+        .setEndpoint(io.envoyproxy.envoy.config.endpoint.v3.Endpoint.newBuilder()
+            .setAddress(Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress("10.0.0.1")
+                .setPortValue(80)))
+            .addAdditionalAddresses(
+                io.envoyproxy.envoy.config.endpoint.v3.Endpoint.AdditionalAddress.getDefaultInstance()))
+        .build();
+    assertNack(
+        one(l -> l.lbEndpoint(noAddress)),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address must be set, got unset");
+  }
+
+  @Test
+  void additionalAddressPortAndResolverAreCheckedAsThePrimarys() {
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress("::1", 0)),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address.socket_address.port_value must be in "
+            + "[1, 65535], got 0");
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress(Address.newBuilder()
+            .setSocketAddress(SocketAddress.newBuilder().setAddress("::1").setNamedPort("http")).build())),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address.socket_address.port_value must be set, "
+            + "got named_port \"http\"");
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress(Address.newBuilder()
+            .setSocketAddress(SocketAddress.newBuilder().setAddress("::1").setPortValue(80).setResolverName("dns"))
+            .build())),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address.socket_address.resolver_name must be "
+            + "empty, got \"dns\"");
+  }
+
+  @Test
+  void additionalAddressMustBeUniqueAcrossEveryAddressOfTheAssignment() {
+    // gRFC A61: an endpoint is its set of addresses; one address in two endpoints would be two
+    // backends behind one connection. As for primary addresses, a NACK (gRPC C++ does the same).
+    assertNack(
+        endpoints("e")
+            .locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress("::1", 80))
+            .locality("b", "", "", l -> l.priority(1).endpoint("10.0.0.2", 80, HEALTHY)
+                .additionalAddress("0:0:0:0:0:0:0:1", 80))
+            .build(),
+        "endpoints[1].lb_endpoints[0].endpoint.additional_addresses[0].address must be unique in the assignment, "
+            + "got [0:0:0:0:0:0:0:1]:80 again");
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress("10.0.0.1", 80)),
+        "endpoints[0].lb_endpoints[0].endpoint.additional_addresses[0].address must be unique in the assignment, "
+            + "got 10.0.0.1:80 again");
+    assertNack(
+        one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).additionalAddress("::1", 80).endpoint("::1", 80, HEALTHY)),
+        "endpoints[0].lb_endpoints[1].endpoint.address must be unique in the assignment, got [0:0:0:0:0:0:0:1]:80 "
+            + "again");
+  }
+
+  @Test
+  void additionalAddressesOfAnIgnoredLocalityAreNotLookedAt() throws Exception {
+    ClusterLoadAssignment cla =
+        endpoints("e")
+            .locality("a", "", "", l -> l.endpoint("10.0.0.1", 80, HEALTHY))
+            .locality("b", "", "", l -> l.noWeight().endpoint("10.0.0.2", 80, HEALTHY)
+                .additionalAddress("not-an-ip", 80))
+            .build();
+    assertThat(decode(cla).localities()).hasSize(1);
+  }
+
+  @Test
   void endpointWeightUnsetIsOne() throws Exception {
     ClusterLoadAssignment cla =
         one(l -> l.endpoint("10.0.0.1", 80, HEALTHY).endpoint("10.0.0.2", 80, HEALTHY, 1).endpoint("10.0.0.3", 80,

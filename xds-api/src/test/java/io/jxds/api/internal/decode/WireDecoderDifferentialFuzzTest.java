@@ -196,6 +196,12 @@ class WireDecoderDifferentialFuzzTest {
             .drop("b", 7, FractionalPercent.DenominatorType.MILLION)
             .build(),
         XdsResources.endpoints("bare").localityWithoutId(l -> l.endpoint("192.168.0.1", 443, HEALTHY)).build(),
+        XdsResources.endpoints("dual-stack") // gRFC A61: additional_addresses
+            .locality("a", "", "", l -> l.weight(2)
+                .endpoint("10.0.0.1", 80, HEALTHY, 3).additionalAddress("2001:db8::1", 80)
+                .additionalAddress("10.1.0.1", 8080)
+                .endpoint("10.0.0.2", 80, DRAINING).additionalAddress("2001:db8::2", 80))
+            .build(),
         XdsResources.endpoints("metadata").locality("a", "", "", l -> l.lbEndpoint(withMetadata)).build(),
         unknownFields);
   }

@@ -98,6 +98,13 @@ class WireEndpointsDecoderTest {
   }
 
   @Test
+  void additionalAddressesAreReadInOnePass() throws Exception {
+    assertOnePass(endpoints("e").locality("a", "", "", l -> l
+        .endpoint("10.0.0.1", 80, HEALTHY).additionalAddress("::1", 80).additionalAddress("10.0.0.9", 81)
+        .endpoint("10.0.0.2", 80, HEALTHY)).build());
+  }
+
+  @Test
   void fieldsThatChangeTheAnswerAreLeftToTheTree() throws Exception {
     // endpoint_name shares a oneof with endpoint; resolver_name is a rule; both are strings.
     LbEndpoint plain =

@@ -55,7 +55,7 @@ public final class EdsPriorities {
       for (LocalityConfig locality : group.localities()) {
         for (Endpoint endpoint : locality.endpoints()) {
           if (endpoint.health().isUsable()) {
-            seen.add(Set.of(endpoint.address()));
+            seen.add(Set.copyOf(endpoint.addresses())); // gRFC A61: an endpoint is its set of addresses
           }
         }
       }

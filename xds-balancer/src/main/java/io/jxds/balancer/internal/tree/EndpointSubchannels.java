@@ -15,6 +15,7 @@ import io.grpc.SynchronizationContext;
 import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.LocalityId;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,13 +25,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The subchannels of one balancer's endpoints, one per address, kept across updates as grpc-java's
+ * The subchannels of one balancer's endpoints, one per endpoint, kept across updates as grpc-java's
  * {@code MultiChildLoadBalancer} keeps its children: the endpoint leaf of the locality tree and the
  * hash balancer hold their endpoints here (ARCHITECTURE.md, "The load-balancing tree").
  *
  * <ul>
+ *   <li>An endpoint with several addresses (EDS {@code additional_addresses}, gRFC A61) is one
+ *       subchannel whose single address group lists them in order: gRPC connects to the first that
+ *       answers, as its pick-first subchannel does. It is identified by its unordered set of
+ *       addresses: reordered, it keeps its subchannel (given the new order); with an address added
+ *       or removed it is a new endpoint (A61 accepts that churn).
  *   <li>{@link #update} makes the set exactly the endpoints given, in their order: an address
- *       already there keeps its subchannel, its state and its open-stream count, takes the
+ *       (or set of addresses) already there keeps its subchannel, its state and its open-stream count, takes the
  *       endpoint as now listed (weight, hash key) and moves to its new locality ({@link
  *       EndpointLocality}, which its subchannel carries); a new address gets a subchannel; one no
  *       longer listed is shut down.
@@ -74,7 +80,8 @@ public final class EndpointSubchannels {
   private final String name;
   private final Connection connection;
   private final CoalescedUpdate onChange;
-  private Map<InetSocketAddress, EndpointSubchannel> byAddress = new HashMap<>();
+  /** By {@link EndpointSubchannel#key}: an address, or an endpoint's set of addresses. */
+  private Map<Object, EndpointSubchannel> byAddress = new HashMap<>();
   private List<EndpointSubchannel> members = List.of();
   private Status lastError;
   private boolean shutdown;
@@ -93,22 +100,23 @@ public final class EndpointSubchannels {
   }
 
   /**
-   * Makes the set exactly {@code wanted}: subchannels are kept, created or shut down by address; a
-   * repeated address counts once (the first). The members are then in the order of {@code wanted}.
+   * Makes the set exactly {@code wanted}: subchannels are kept, created or shut down by address (or
+   * set of addresses); a repeated one counts once (the first). The members are then in the order of {@code wanted}.
    */
   public void update(List<Placement> wanted) {
     if (shutdown) {
       return;
     }
-    Map<InetSocketAddress, EndpointSubchannel> next = new HashMap<>();
+    Map<Object, EndpointSubchannel> next = new HashMap<>();
     List<EndpointSubchannel> ordered = new ArrayList<>(wanted.size());
     List<EndpointSubchannel> created = new ArrayList<>();
     for (Placement placement : wanted) {
       Endpoint endpoint = placement.endpoint();
-      if (next.containsKey(endpoint.address())) {
+      Object key = EndpointSubchannel.key(endpoint);
+      if (next.containsKey(key)) {
         continue;
       }
-      EndpointSubchannel member = byAddress.remove(endpoint.address());
+      EndpointSubchannel member = byAddress.remove(key);
       if (member == null) {
         EndpointLocality locality = placement.locality() == null ? null : new EndpointLocality(placement.locality());
         member = new EndpointSubchannel(endpoint, locality, connection == Connection.EAGER ? CONNECTING : IDLE);
@@ -118,8 +126,9 @@ public final class EndpointSubchannels {
         if (member.locality() != null && placement.locality() != null) {
           member.locality().set(placement.locality()); // a kept subchannel serves its new locality
         }
+        reorder(member, endpoint);
       }
-      next.put(endpoint.address(), member);
+      next.put(key, member);
       ordered.add(member);
     }
     for (EndpointSubchannel removed : byAddress.values()) {
@@ -155,7 +164,7 @@ public final class EndpointSubchannels {
 
   /** Asks an IDLE member to connect; a member no longer in the set, or not IDLE, is left alone. */
   public void connect(EndpointSubchannel member) {
-    if (shutdown || byAddress.get(member.address()) != member || member.state() != IDLE) {
+    if (shutdown || byAddress.get(member.key()) != member || member.state() != IDLE) {
       return;
     }
     member.state(CONNECTING);
@@ -180,9 +189,33 @@ public final class EndpointSubchannels {
     members = List.of();
   }
 
+  /**
+   * gRFC A61: the same set of addresses in another order is the same endpoint, but its subchannel
+   * must try them in the new order; a connection already made is kept ({@code updateAddresses}).
+   */
+  private static void reorder(EndpointSubchannel member, Endpoint endpoint) {
+    if (endpoint.additionalAddresses().isEmpty()) {
+      return; // one address: nothing to reorder
+    }
+    List<InetSocketAddress> now = endpoint.addresses();
+    if (!now.equals(member.addresses())) {
+      member.addresses(now);
+      member.subchannel().updateAddresses(List.of(group(now)));
+    }
+  }
+
+  /**
+   * One address group for all of an endpoint's addresses (gRFC A61): the subchannel connects to
+   * them in order, as grpc-java's pick-first subchannel does, and is one endpoint to its balancer.
+   */
+  private static EquivalentAddressGroup group(List<InetSocketAddress> addresses) {
+    return addresses.size() == 1 ? new EquivalentAddressGroup(addresses.get(0)) : new EquivalentAddressGroup(
+        List.<SocketAddress>copyOf(addresses));
+  }
+
   private void start(EndpointSubchannel member) {
     CreateSubchannelArgs args = CreateSubchannelArgs.newBuilder()
-        .setAddresses(new EquivalentAddressGroup(member.address()))
+        .setAddresses(group(member.addresses()))
         .build();
     member.subchannel(helper.createSubchannel(member.locality() == null ? args : member.locality().attachTo(args)));
     member.subchannel().start(info -> onSubchannelState(member, info));
@@ -193,7 +226,7 @@ public final class EndpointSubchannels {
 
   private void onSubchannelState(EndpointSubchannel member, ConnectivityStateInfo info) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    if (shutdown || byAddress.get(member.address()) != member) {
+    if (shutdown || byAddress.get(member.key()) != member) {
       return; // a removed endpoint's late news
     }
     ConnectivityState reported = info.getState();

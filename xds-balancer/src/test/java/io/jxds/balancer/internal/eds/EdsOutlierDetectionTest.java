@@ -73,6 +73,22 @@ class EdsOutlierDetectionTest {
   }
 
   @Test
+  void dualStackEndpointIsCountedAndEjectedAsOneEndpoint() {
+    // gRFC A61: outlier detection keys an endpoint by its set of addresses.
+    accept(failurePercentage(2));
+    Endpoint dual = new Endpoint(address(1), io.jxds.api.model.HealthStatus.HEALTHY, 1, "", "",
+        List.of(address(101)));
+    push(update(locality("a", 0, dual, endpoint(2), endpoint(3))));
+    readyAll(1, 2, 3);
+    rpcs(300, address(1));
+    assertThat(pickCounts(90)).containsKey(address(1));
+
+    helper.forward(10, TimeUnit.SECONDS);
+
+    assertThat(pickCounts(90)).containsOnlyKeys(address(2), address(3));
+  }
+
+  @Test
   void endpointMovingToAnotherLocalityKeepsItsCounts() {
     accept(failurePercentage(3));
     push(update(locality("a", 0, endpoint(1), endpoint(2)), locality("b", 0, endpoint(3))));
