@@ -246,6 +246,24 @@ class FaultInjectionEndToEndTest {
     assertThat(call(channel(), CallOptions.DEFAULT, nextCallId())).isEqualTo(Status.Code.UNAUTHENTICATED);
   }
 
+  @Test
+  void aBadFaultConfigIsNackedNamingTheFieldAndTheLastGoodListenerStays() throws Exception {
+    serve(routes(vhost(route(prefix("/"), action("p")))), fault(null, abort(Status.Code.RESOURCE_EXHAUSTED, 100)));
+    Channel channel = channel();
+    assertThat(call(channel, CallOptions.DEFAULT, nextCallId())).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+
+    ads.setListeners(XdsResources.listener(LISTENER).rdsRouteConfig(ROUTES).faultFilter("fault",
+        fault(null, FaultAbort.newBuilder().setGrpcStatus(17).build())).build());
+    Poll.until("a listener NACK", Duration.ofSeconds(10),
+        () -> ads.requests().lastNack(FakeAdsServer.LISTENER_TYPE_URL).isPresent());
+
+    assertThat(ads.requests().lastNack(FakeAdsServer.LISTENER_TYPE_URL).orElseThrow().errorMessage())
+        .contains("listener \"" + LISTENER + "\"")
+        .contains("http_filters[0].typed_config.abort.grpc_status must be a gRPC status code in [0, 16], got 17");
+    assertThat(call(channel, CallOptions.DEFAULT, nextCallId())).as("the last good listener's fault")
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+  }
+
   // helpers
 
   private String nextCallId() {

@@ -8,6 +8,7 @@ import static io.jxds.balancer.e2e.PerRouteEndToEndTest.seconds;
 import static io.jxds.balancer.e2e.PerRouteEndToEndTest.withHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.Struct;
 import com.google.protobuf.UInt32Value;
 import com.google.protobuf.Value;
@@ -23,6 +24,9 @@ import io.envoyproxy.envoy.config.route.v3.RouteAction.HashPolicy;
 import io.envoyproxy.envoy.config.route.v3.RouteAction.MaxStreamDuration;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
 import io.envoyproxy.envoy.config.route.v3.VirtualHost;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.FaultAbort;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
+import io.envoyproxy.envoy.type.v3.FractionalPercent.DenominatorType;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.Grpc;
@@ -53,7 +57,8 @@ import org.junit.jupiter.api.Test;
  * jxds's {@code xds:///} channel beside grpc-java's own on one FakeAdsServer and the same real
  * backends, for what a route sets on each call: the same deadline (within scheduler jitter, gRFC
  * A31), the same attempts per call for a backend that fails a known pattern (gRFC A44), the same
- * endpoint for the same hash key over the same ring (gRFC A42). Where jxds deliberately differs
+ * endpoint for the same hash key over the same ring (gRFC A42), the same fault rates, delays and
+ * overrides (gRFC A33, A39). Where jxds deliberately differs
  * (a virtual host's retry policy, timeouts under 1 ms or of 10^7 s and more), both sides are
  * asserted. Runs in a JVM of its own (see the module's pom): grpc-java reads its bootstrap once.
  */
@@ -205,6 +210,55 @@ class GrpcJavaPerRouteDifferentialTest {
         .as("jxds, 10^7 s").isEqualTo(Status.Code.OK);
     assertThat(PerRouteEndToEndTest.call(jxdsTiny, CallOptions.DEFAULT, 0, null, "tiny-1"))
         .as("jxds, 0.5 ms").isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+  }
+
+  @Test
+  void aFaultFiltersAbortPercentageGivesTheSameRate() {
+    serve("fault-rate", vhost(route(prefix("/"), action("p"))), l -> l.faultFilter("fault",
+        FaultInjectionEndToEndTest.fault(null, FaultAbort.newBuilder().setGrpcStatus(Status.Code.UNAVAILABLE.value())
+            .setPercentage(FaultInjectionEndToEndTest.percent(3_000, DenominatorType.TEN_THOUSAND)).build())));
+    List<ManagedChannel> pair = pair("fault-rate");
+    int[] aborted = new int[2];
+    for (int i = 0; i < 2; i++) {
+      for (int n = 0; n < 400; n++) {
+        String id = "rate-" + callIds.incrementAndGet();
+        if (PerRouteEndToEndTest.call(pair.get(i), CallOptions.DEFAULT, 0, null, id) == Status.Code.UNAVAILABLE) {
+          aborted[i]++;
+          assertThat(pattern.attempts(id)).as("an aborted call is never sent").isZero();
+        }
+      }
+    }
+    // 30 % of 400: mean 120, standard deviation 9.2; each bound is more than 4 deviations away.
+    assertThat(aborted[0]).as("grpc-java").isBetween(80, 160);
+    assertThat(aborted[1]).as("jxds").isBetween(80, 160);
+  }
+
+  @Test
+  void aFaultFiltersDelayAndOverridesGiveTheSameOutcome() {
+    HTTPFault listenerDelay = FaultInjectionEndToEndTest.fault(
+        FaultInjectionEndToEndTest.delay(java.time.Duration.ofMillis(300), 100), null);
+    VirtualHost host = vhost(
+        io.envoyproxy.envoy.config.route.v3.Route.newBuilder()
+            .setMatch(PerRouteEndToEndTest.header("x-route", "abort")).setRoute(action("p"))
+            .putTypedPerFilterConfig("fault", Any.pack(FaultInjectionEndToEndTest.fault(null,
+                FaultInjectionEndToEndTest.abort(Status.Code.PERMISSION_DENIED, 100)))).build(),
+        route(prefix("/"), action("p")));
+    serve("fault-delay", host, l -> l.faultFilter("fault", listenerDelay));
+    List<ManagedChannel> pair = pair("fault-delay");
+    for (int i = 0; i < 2; i++) {
+      String side = i == 0 ? "grpc-java" : "jxds";
+      long start = System.nanoTime();
+      assertThat(PerRouteEndToEndTest.call(pair.get(i), CallOptions.DEFAULT, 0, null, "delay-" + i))
+          .as(side).isEqualTo(Status.Code.OK);
+      assertThat(System.nanoTime() - start).as(side + ", delayed 300 ms")
+          .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(300));
+      CallOptions shortDeadline = CallOptions.DEFAULT.withDeadlineAfter(50, TimeUnit.MILLISECONDS);
+      assertThat(PerRouteEndToEndTest.call(pair.get(i), shortDeadline, 0, null, "expired-" + i))
+          .as(side + ", the deadline during the delay").isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+      assertThat(pattern.attempts("expired-" + i)).as(side + ": never sent").isZero();
+      assertThat(PerRouteEndToEndTest.call(withHeader(pair.get(i), "x-route", "abort"), CallOptions.DEFAULT, 0, null,
+          "override-" + i)).as(side + ", the route's override").isEqualTo(Status.Code.PERMISSION_DENIED);
+    }
   }
 
   // helpers

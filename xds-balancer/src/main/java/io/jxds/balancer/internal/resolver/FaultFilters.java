@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * draws: a filter that can fault no call (0 %, {@code max_active_faults} 0) is left out and costs
  * the calls nothing.
  */
-final class FaultFilters {
+public final class FaultFilters {
   /** No fault filter: every call runs as its route says. */
   static final FaultFilters NONE = new FaultFilters(List.of(), () -> null, null, ActiveFaults.PROCESS);
 
@@ -61,11 +61,28 @@ final class FaultFilters {
   }
 
   /**
+   * The fault filters of {@code listenerFilters}, drawing from {@code random}, counted process-wide
+   * (for benchmarks; the route source makes its own).
+   *
+   * @param listenerFilters the listener's {@code http_filters}, in order
+   * @param random the draws' source
+   * @param scheduler where delays wait
+   * @return the filters
+   */
+  public static FaultFilters of(List<HttpFilter> listenerFilters, Supplier<? extends RandomGenerator> random,
+      ScheduledExecutorService scheduler) {
+    return new FaultFilters(listenerFilters, random, scheduler, ActiveFaults.PROCESS);
+  }
+
+  /**
    * The faults of the calls {@code route} sends to its cluster {@code clusterIndex}.
    *
+   * @param host the route's virtual host
+   * @param route the route
+   * @param clusterIndex the cluster's index in the route's action
    * @return null when no filter can fault them
    */
-  @Nullable Chain forCluster(VirtualHost host, Route route, int clusterIndex) {
+  public @Nullable Chain forCluster(VirtualHost host, Route route, int clusterIndex) {
     if (filters.isEmpty() || scheduler == null) {
       return null;
     }
@@ -95,7 +112,7 @@ final class FaultFilters {
   }
 
   /** The fault filters of one route and cluster: what each call draws. Immutable. */
-  static final class Chain {
+  public static final class Chain {
     private final FaultPolicy[] policies;
     private final Supplier<? extends RandomGenerator> random;
     private final ScheduledExecutorService scheduler;
@@ -114,8 +131,9 @@ final class FaultFilters {
      *
      * @param outer the call's cluster interceptor
      * @param headers the call's headers
+     * @return the call's interceptor
      */
-    ClientInterceptor intercept(ClientInterceptor outer, Metadata headers) {
+    public ClientInterceptor intercept(ClientInterceptor outer, Metadata headers) {
       RandomGenerator r = random.get();
       FaultPolicy.Fault[] drawn = null;
       int n = 0;
