@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A backend on 127.0.0.1 that serves {@link TestBackend#NAME_METHOD} (answering its name) and fails
  * a known pattern: the first {@code x-fail-first} attempts of the call {@code x-call-id} fail with
  * {@code x-fail-code} (default UNAVAILABLE); a call with {@code x-answer-after-ms} is answered that
- * late (scheduled, no thread held), so a tiny deadline expires however fast loopback is. It records each call's attempts, the
- * {@code grpc-previous-rpc-attempts} of each attempt and the deadline each attempt arrived with.
+ * late (scheduled, no thread held), so a tiny deadline expires however fast loopback is. It records
+ * each call's attempts, the {@code grpc-previous-rpc-attempts} of each attempt and the deadline each
+ * attempt arrived with.
  */
 final class PatternBackend implements AutoCloseable {
   static final Metadata.Key<String> CALL_ID = Metadata.Key.of("x-call-id", Metadata.ASCII_STRING_MARSHALLER);
