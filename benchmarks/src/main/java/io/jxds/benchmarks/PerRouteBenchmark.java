@@ -4,6 +4,7 @@ import io.grpc.CallOptions;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
+import io.jxds.api.internal.route.HeaderReader;
 import io.jxds.api.internal.route.RouteEntry;
 import io.jxds.api.internal.route.RouteTable;
 import io.jxds.api.model.LbPolicy;
@@ -21,6 +22,7 @@ import io.jxds.balancer.internal.tree.EndpointPolicy;
 import io.jxds.testing.FakeLbHelper;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -38,25 +40,47 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a route's per-call settings (gRFC A31 timeout, A44 retry policy, A42 hash policy) add to a
  * call's route choice and pick, over a ring hash cluster (priority → one ring over 10 localities ×
- * 100 endpoints, {@link PickBenchmark#chain}). The method config (timeout and retry policy) is
- * parsed once per route table and handed to the channel as an object, so per call it costs one
- * read; the hash is computed once per call from the headers and set in the call options.
+ * 100 endpoints, {@link PickBenchmark#chain}), each side doing what jxds's resolver does per call.
+ * The method config (timeout and retry policy) is parsed once per route table and handed to the
+ * channel as an object, so per call it costs one read (what gRPC's channel then does with a deadline
+ * and a retry policy, a {@code RetriableStream} per call, is gRPC's and not measured here); the hash
+ * is computed once per call from the headers and travels with the chosen cluster in the one call
+ * option every routed call sets ({@code ChosenCluster}; a second option would copy the call options
+ * again, 184 B).
  *
  * <ul>
  *   <li>{@code routeNone}: route match, cluster choice, the call options with the chosen cluster,
  *       the pick (a random hash: no policy);
  *   <li>{@code routeTimeoutRetryHash}: the same route with a timeout, a retry policy and a header
- *       hash policy: the header hashed, the hash in the call options, a sticky pick (target ≤ 1.3×
- *       {@code routeNone});
+ *       hash policy: the header read and hashed into the chosen cluster's option, a sticky pick
+ *       (target ≤ 1.3× {@code routeNone});
  *   <li>{@code requestHashPick}: today's ring hash pick with the {@code REQUEST_HASH} call option
- *       set by the application;
- *   <li>{@code routeHeaderHashPick}: a route header hash policy's cost: the header read and hashed,
- *       the option set, the pick (target ≤ 1.2× {@code requestHashPick});
- *   <li>{@code hashHeaderPick}: today's {@code hashHeader} config (the picker hashes the header).
+ *       the application set, the options built once outside the loop;
+ *   <li>{@code requestHashPickPerCall}: the same with the option set per call, as an application
+ *       whose hash varies per call sets it (one call option, as the route side's);
+ *   <li>{@code requestHashPickRouted}: the same on an {@code xds:///} channel, where a route hash
+ *       policy can exist: the application's option, then the resolver's chosen cluster;
+ *   <li>{@code routeHeaderHashPick}: a route header hash policy's pick: the chosen cluster looked up,
+ *       the header read and hashed, the call's one option set, the pick (target ≤ 1.2× the {@code
+ *       REQUEST_HASH} pick);
+ *   <li>{@code hashHeaderPick}: today's {@code hashHeader} config (the picker hashes the header);
+ *   <li>{@code part*}: the parts: the header read, the route's hash, the call options.
  * </ul>
  *
+ * <p>Against the bare {@code requestHashPick} (a slot search and an array read, no allocation) the
+ * second target is out of reach: reading one header from {@code Metadata} builds the value's
+ * {@code String} (48 B for a 5-char value; gRPC's public API gives no way to read its bytes) and
+ * setting any call option copies the call options (184 B), each costing more than that whole pick.
+ * The comparison that measures the same work on both sides is {@code routeHeaderHashPick} against
+ * {@code requestHashPickPerCall}: both set one option; the route side also reads and hashes the
+ * header. On an {@code xds:///} channel the application's {@code REQUEST_HASH} call sets two
+ * options (its own, then the resolver's chosen cluster), the route's hash rides in the second.
+ * Allocation per call ({@code -prof gc}, 2026-11-26): {@code routeNone} 184 B,
+ * {@code routeTimeoutRetryHash} 512 B before the single option, see docs/benchmarks.md for after.
+ *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PerRouteBenchmark -f 2 -wi 3 -i 5 -w 1
- * -r 1 -t 1}.
+ * -r 1 -t 1 -prof gc}; on a busy machine {@link PerRouteCpuRatio} (thread CPU time, both sides
+ * interleaved in one JVM).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -71,9 +95,13 @@ public class PerRouteBenchmark {
   SubchannelPicker ringWithHashHeader;
   RouteTable none;
   RouteTable withSettings;
+  /** The resolver's chosen clusters without a hash, made once per cluster (its {@code ClusterRef}'s). */
+  Map<String, ChosenCluster> chosen;
   RequestHash requestHash;
+  HeaderReader reader;
   Metadata headers;
   CallOptions appHash;
+  long appHashValue = 0x1234_5678_9ABC_DEF0L;
 
   @Setup
   public void setUp() {
@@ -86,17 +114,19 @@ public class PerRouteBenchmark {
     withSettings = RouteTable.of(new VirtualHost("vh", List.of("*"), List.of(new Route("all", all,
         new RouteAction.Cluster("c"), Optional.of(Duration.ofSeconds(2)), Optional.of(new RetryPolicy(
             List.of(io.grpc.Status.Code.UNAVAILABLE), 2, Duration.ofMillis(25), Duration.ofMillis(250))), hash))));
+    chosen = Map.of("c", ChosenCluster.of("c"));
     requestHash = new RequestHash(hash, 7);
+    reader = HeaderReader.of("x-user");
     headers = new Metadata();
     headers.put(Metadata.Key.of("x-user", Metadata.ASCII_STRING_MARSHALLER), "alice");
-    appHash = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, 0x1234_5678_9ABC_DEF0L);
+    appHash = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue);
   }
 
   @Benchmark
   public PickResult routeNone() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     RouteEntry entry = none.match(METHOD, headers, random);
-    CallOptions options = CallOptions.DEFAULT.withOption(ChosenCluster.KEY, entry.chooseCluster(random));
+    CallOptions options = CallOptions.DEFAULT.withOption(ChosenCluster.KEY, chosen.get(entry.chooseCluster(random)));
     return ring.pickSubchannel(FakeLbHelper.args(options, headers));
   }
 
@@ -104,11 +134,8 @@ public class PerRouteBenchmark {
   public PickResult routeTimeoutRetryHash() {
     ThreadLocalRandom random = ThreadLocalRandom.current();
     RouteEntry entry = withSettings.match(METHOD, headers, random);
-    CallOptions options = CallOptions.DEFAULT.withOption(ChosenCluster.KEY, entry.chooseCluster(random));
-    Long hash = requestHash.hash(headers);
-    if (hash != null) {
-      options = options.withOption(XdsClusterPolicy.REQUEST_HASH, hash);
-    }
+    ChosenCluster call = requestHash.chosen(chosen.get(entry.chooseCluster(random)), headers);
+    CallOptions options = CallOptions.DEFAULT.withOption(ChosenCluster.KEY, call);
     return ring.pickSubchannel(FakeLbHelper.args(options, headers));
   }
 
@@ -118,15 +145,52 @@ public class PerRouteBenchmark {
   }
 
   @Benchmark
+  public PickResult requestHashPickPerCall() {
+    CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue);
+    return ring.pickSubchannel(FakeLbHelper.args(options, headers));
+  }
+
+  @Benchmark
+  public PickResult requestHashPickRouted() {
+    CallOptions options = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHashValue)
+        .withOption(ChosenCluster.KEY, chosen.get("c"));
+    return ring.pickSubchannel(FakeLbHelper.args(options, headers));
+  }
+
+  @Benchmark
   public PickResult routeHeaderHashPick() {
-    Long hash = requestHash.hash(headers);
-    CallOptions options = hash == null ? CallOptions.DEFAULT
-        : CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, hash);
+    CallOptions options = CallOptions.DEFAULT.withOption(ChosenCluster.KEY, requestHash.chosen(chosen.get("c"),
+        headers));
     return ring.pickSubchannel(FakeLbHelper.args(options, headers));
   }
 
   @Benchmark
   public PickResult hashHeaderPick() {
     return ringWithHashHeader.pickSubchannel(FakeLbHelper.args(CallOptions.DEFAULT, headers));
+  }
+
+  /** Part: the header read as a route reads it. */
+  @Benchmark
+  public String partHeaderRead() {
+    return reader.read(headers);
+  }
+
+  /** Part: the route's hash: the header read and hashed, with the chosen cluster. */
+  @Benchmark
+  public ChosenCluster partRouteHash() {
+    return requestHash.chosen(chosen.get("c"), headers);
+  }
+
+  /** Part: the call options of a routed call (one option). */
+  @Benchmark
+  public CallOptions partClusterOption() {
+    return CallOptions.DEFAULT.withOption(ChosenCluster.KEY, chosen.get("c"));
+  }
+
+  /** Part: the call options of a routed call with a hash as a second option (before the single option). */
+  @Benchmark
+  public CallOptions partClusterAndHashOptions() {
+    return CallOptions.DEFAULT.withOption(ChosenCluster.KEY, chosen.get("c")).withOption(
+        XdsClusterPolicy.REQUEST_HASH, appHashValue);
   }
 }

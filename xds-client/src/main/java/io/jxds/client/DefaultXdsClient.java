@@ -65,9 +65,9 @@ public final class DefaultXdsClient implements XdsClient {
   static {
     ClientInternals.install(new ClientInternals.Access() {
       @Override
-      public @Nullable LoadStatsStore loadStats(XdsClient client) {
+      public @Nullable LoadStatsStore loadStats(XdsClient client, String cluster) {
         DefaultXdsClient c = unwrap(client);
-        return c == null ? null : c.loadReports.store();
+        return c == null ? null : c.clientOfName(cluster).loadReports.store();
       }
 
       @Override
@@ -103,7 +103,10 @@ public final class DefaultXdsClient implements XdsClient {
   private final LoadReportClient loadReports;
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
-  /** gRFC A47: set once by the builder for a bootstrap with {@code authorities}; null otherwise. */
+  /**
+   * gRFC A47: set once by the builder for a client built from a bootstrap (its {@code authorities},
+   * possibly none); null for one built on a target or channel, whose server serves every name.
+   */
   private volatile @Nullable Federation federation;
 
   /**
@@ -116,7 +119,6 @@ public final class DefaultXdsClient implements XdsClient {
       Node node,
       Duration resourceTimeout,
       Duration cacheRetention,
-      boolean ignoreResourceDeletion,
       boolean nodeOnFirstRequestOnly,
       ScheduledExecutorService scheduler,
       @Nullable ScheduledExecutorService ownedScheduler,
@@ -148,7 +150,6 @@ public final class DefaultXdsClient implements XdsClient {
             nodeId,
             resourceTimeout,
             cacheRetention,
-            ignoreResourceDeletion,
             syncContext,
             scheduler,
             clock,
@@ -186,7 +187,7 @@ public final class DefaultXdsClient implements XdsClient {
 
       @Override
       public XdsClientStatus status() {
-        return DefaultXdsClient.this.status;
+        return DefaultXdsClient.this.status(); // with federation, every authority's resources
       }
     });
   }
@@ -277,9 +278,27 @@ public final class DefaultXdsClient implements XdsClient {
     return new XdsClientStatus(status.connected(), nodeId, all);
   }
 
+  /**
+   * The client that serves {@code name}: with federation (gRFC A47), the client of an {@code
+   * xdstp:} name's authority; this one for any other name, or an authority the bootstrap lacks.
+   */
+  private DefaultXdsClient clientOfName(String name) {
+    Federation f = federation;
+    if (f == null || !XdstpName.matches(name)) {
+      return this;
+    }
+    DefaultXdsClient owner = f.clientOf(XdstpName.authority(name));
+    return owner == null ? this : owner;
+  }
+
   /** gRFC A47: the authorities' clients; set once, by the builder, before the client is handed out. */
   void federate(Federation f) {
     federation = f;
+    // gRFC A40/A71: one ClientConfig per client. The authorities' clients are parts of this one:
+    // CSDS reports their resources in this client's status, not as clients of their own.
+    for (DefaultXdsClient other : f.others()) {
+      LiveClients.unregister(other.liveClientId);
+    }
   }
 
   /** A watch that cannot be served: its watcher hears why at once (UNAVAILABLE, gRFC A54), nothing is requested. */

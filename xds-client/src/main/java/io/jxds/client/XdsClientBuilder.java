@@ -77,7 +77,10 @@ public final class XdsClientBuilder {
   private @Nullable RandomGenerator random;
   private Map<String, CertificateProviderSpec> certificateProviders = Map.of();
   private @Nullable Telemetry telemetry;
-  /** Set by {@link #fromBootstrap}: its {@code authorities} make the client federated (gRFC A47). */
+  /**
+   * Set by {@link #fromBootstrap}: its {@code authorities} make the client federated (gRFC A47);
+   * without a bootstrap ({@link #forTarget}, {@link #forChannel}) the one server serves every name.
+   */
   private @Nullable Bootstrap bootstrap;
 
   private XdsClientBuilder(String target, @Nullable ChannelCredentials credentials, @Nullable Channel channel) {
@@ -90,7 +93,8 @@ public final class XdsClientBuilder {
    * A client that opens its own channel to {@code target} (a gRPC target string) and closes it.
    * Its ADS stream waits for that channel to connect, and early in an outage the client cuts the
    * channel's reconnect backoff short a few times, so a restarted control plane is found within
-   * about a second.
+   * about a second. Without a bootstrap there are no {@code authorities} (gRFC A47): this one server
+   * serves every name, {@code xdstp:} names of any authority included.
    *
    * @param target a gRPC target string, e.g. {@code dns:///xds.example.com:443}
    * @param credentials the channel's credentials
@@ -106,6 +110,7 @@ public final class XdsClientBuilder {
    * and its reconnect backoff is left alone. On a {@link io.grpc.ManagedChannel} the ADS stream
    * waits for the channel to connect (its state is watched to report failures); on any other
    * {@link Channel} a stream fails as soon as connecting fails and the client retries with backoff.
+   * As with {@link #forTarget}, the channel's server serves every name, {@code xdstp:} ones included.
    *
    * @param channel the channel to the control plane
    * @return a builder
@@ -117,7 +122,8 @@ public final class XdsClientBuilder {
 
   /**
    * A client configured from a parsed bootstrap: its servers (the first, then the others as
-   * fallbacks, gRFC A71), node and jxds knobs.
+   * fallbacks, gRFC A71), node and jxds knobs, and its {@code authorities} (gRFC A47): an {@code
+   * xdstp:} name whose authority the bootstrap does not list, none listed included, fails its watch.
    *
    * @param bootstrap the bootstrap, e.g. from {@link io.jxds.client.bootstrap.BootstrapLoader}
    * @return a builder, which may still override what the bootstrap set
@@ -125,10 +131,7 @@ public final class XdsClientBuilder {
   public static XdsClientBuilder fromBootstrap(Bootstrap bootstrap) {
     ServerInfo server = bootstrap.server();
     XdsClientBuilder builder = forTarget(server.serverUri(), server.channelCredentials().toChannelCredentials());
-    for (ServerInfo fallback : bootstrap.servers().subList(1, bootstrap.servers().size())) {
-      builder.addFallbackServer(
-          fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
-    }
+    builder.addFallbacks(bootstrap.servers());
     builder.bootstrap = bootstrap;
     return builder
         .node(bootstrap.node())
@@ -188,7 +191,9 @@ public final class XdsClientBuilder {
   }
 
   /**
-   * gRFC A53: a cached CDS resource missing from a response is kept (default false).
+   * gRFC A53: a cached CDS resource missing from a response is kept (default false). It applies to
+   * the primary and to the fallbacks added with {@link #addFallbackServer}; a bootstrap's servers
+   * each have their own ({@code server_features}), which applies while that server serves.
    *
    * @param ignore whether to keep it
    * @return this builder
@@ -226,15 +231,23 @@ public final class XdsClientBuilder {
    * @return this builder
    */
   public XdsClientBuilder addFallbackServer(String target, ChannelCredentials credentials, boolean delta) {
-    fallbacks.add(new Fallback(
-        Objects.requireNonNull(target, "target"), Objects.requireNonNull(credentials, "credentials"), null, delta));
+    fallbacks.add(new Fallback(Objects.requireNonNull(target, "target"),
+        Objects.requireNonNull(credentials, "credentials"), null, delta, null));
     return this;
   }
 
   /** Not API: a fallback server on a transport of the test's (see {@link #addFallbackServer}). */
   XdsClientBuilder addFallbackTransport(AdsTransport transport, boolean delta) {
-    fallbacks.add(new Fallback(transport.target(), null, transport, delta));
+    fallbacks.add(new Fallback(transport.target(), null, transport, delta, null));
     return this;
+  }
+
+  /** The servers after the first of a bootstrap's list, as fallbacks, each with its own features. */
+  private void addFallbacks(List<ServerInfo> servers) {
+    for (ServerInfo s : servers.subList(1, servers.size())) {
+      fallbacks.add(new Fallback(s.serverUri(), s.channelCredentials().toChannelCredentials(), null, s.delta(),
+          s.ignoreResourceDeletion()));
+    }
   }
 
   /**
@@ -367,12 +380,13 @@ public final class XdsClientBuilder {
       }
     }
     List<AdsServer> servers = new ArrayList<>();
-    servers.add(new AdsServer(ads, delta));
+    servers.add(new AdsServer(ads, delta, ignoreResourceDeletion));
     for (Fallback f : fallbacks) {
       AdsTransport given = f.transport(); // else addFallbackServer set the credentials
+      Boolean ignore = f.ignoreResourceDeletion();
       servers.add(new AdsServer(
           given != null ? given : ownedTransport(f.target(), Objects.requireNonNull(f.credentials(), "credentials")),
-          f.delta()));
+          f.delta(), ignore != null ? ignore : ignoreResourceDeletion));
     }
     Map<String, FileWatcherProvider> providers = new LinkedHashMap<>();
     for (Map.Entry<String, CertificateProviderSpec> e : certificateProviders.entrySet()) {
@@ -384,7 +398,6 @@ public final class XdsClientBuilder {
         n,
         resourceTimeout,
         cacheRetention,
-        ignoreResourceDeletion,
         nodeOnFirstRequestOnly,
         timers,
         owned,
@@ -393,7 +406,9 @@ public final class XdsClientBuilder {
         random == null ? new Random() : random,
         lrsChannel,
         telemetry != null ? telemetry : Telemetry.global());
-    if (bootstrap != null && !bootstrap.authorities().isEmpty()) {
+    // gRFC A47: a bootstrap's client checks every xdstp: name's authority against its authorities,
+    // none of them included. A client without a bootstrap has one server, which serves every name.
+    if (bootstrap != null) {
       ScheduledExecutorService shared = timers;
       client.federate(Federation.of(bootstrap, client, authorityServers -> authorityClient(authorityServers, shared)));
     }
@@ -408,9 +423,7 @@ public final class XdsClientBuilder {
   private DefaultXdsClient authorityClient(List<ServerInfo> authorityServers, ScheduledExecutorService timers) {
     ServerInfo first = authorityServers.get(0);
     XdsClientBuilder b = forTarget(first.serverUri(), first.channelCredentials().toChannelCredentials());
-    for (ServerInfo fallback : authorityServers.subList(1, authorityServers.size())) {
-      b.addFallbackServer(fallback.serverUri(), fallback.channelCredentials().toChannelCredentials(), fallback.delta());
-    }
+    b.addFallbacks(authorityServers);
     b.node = node;
     b.resourceTimeout = resourceTimeout;
     b.cacheRetention = cacheRetention;
@@ -439,9 +452,12 @@ public final class XdsClientBuilder {
     return Grpc.newChannelBuilder(target, credentials).keepAliveTime(5, TimeUnit.MINUTES).build();
   }
 
-  /** A fallback server as configured: a target to dial, or a transport given by a test. */
-  private record Fallback(
-      String target, @Nullable ChannelCredentials credentials, @Nullable AdsTransport transport, boolean delta) {}
+  /**
+   * A fallback server as configured: a target to dial, or a transport given by a test; its own
+   * {@code ignore_resource_deletion} (a bootstrap's), or null for the builder's.
+   */
+  private record Fallback(String target, @Nullable ChannelCredentials credentials, @Nullable AdsTransport transport,
+      boolean delta, @Nullable Boolean ignoreResourceDeletion) {}
 
   private static LongSupplier nanoTicker(Clock clock) {
     return () -> {

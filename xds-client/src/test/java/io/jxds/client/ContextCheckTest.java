@@ -32,7 +32,7 @@ class ContextCheckTest {
   private final ScriptedTransport transport = new ScriptedTransport();
   private final ServerChain chain = new ServerChain(context);
   private final ResourceCache cache =
-      new ResourceCache("node", Duration.ofSeconds(15), Duration.ofMinutes(5), false, context, clock, clock.clock(),
+      new ResourceCache("node", Duration.ofSeconds(15), Duration.ofMinutes(5), context, clock, clock.clock(),
           clock.ticker(), chain, new ResourceCache.Listener() {
             @Override
             public void stateChanged() {}

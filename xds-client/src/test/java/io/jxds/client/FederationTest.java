@@ -175,6 +175,76 @@ class FederationTest {
     Poll.until("update", () -> watcher.updates().size() == 1);
   }
 
+  @Test
+  void clientOnAChannelServesEveryAuthorityFromThatChannel() {
+    main.server().setClusters(XdsResources.cluster(MAIN).build(), XdsResources.cluster(OTHER).build());
+    io.grpc.ManagedChannel channel = main.server().newClientChannel();
+    try {
+      client = XdsClientBuilder.forChannel(channel).build();
+      RecordingWatcher<ClusterUpdate> mainCluster = new RecordingWatcher<>();
+      RecordingWatcher<ClusterUpdate> otherCluster = new RecordingWatcher<>();
+      client.watchCluster(MAIN, mainCluster, Runnable::run);
+      client.watchCluster(OTHER, otherCluster, Runnable::run);
+
+      Poll.until("both", () -> mainCluster.updates().size() == 1 && otherCluster.updates().size() == 1);
+      assertThat(main.server().streams().count()).isEqualTo(1);
+      assertThat(names(main.server().requests().ofType(CLUSTER_TYPE_URL))).containsOnly(MAIN, OTHER);
+    } finally {
+      client.close();
+      client = null;
+      channel.shutdownNow();
+    }
+  }
+
+  @Test
+  void bootstrapWithoutAuthoritiesFailsEveryXdstpNameNamingItsAuthority() throws Exception {
+    // gRFC A47: an xdstp: name's authority must be in the bootstrap's authorities, even when there
+    // are none; plain names still come from the top-level server.
+    main.server().setClusters(XdsResources.cluster("plain").build(), XdsResources.cluster(MAIN).build());
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(main.server().bootstrap().build(), "test")).build();
+    RecordingWatcher<ClusterUpdate> plain = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> federated = new RecordingWatcher<>();
+    client.watchCluster(MAIN, federated, Runnable::run);
+    client.watchCluster("plain", plain, Runnable::run);
+
+    assertThat(federated.errors()).singleElement().satisfies(s -> {
+      assertThat(s.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+      assertThat(s.getDescription()).contains("authority \"main.example\" is not in the bootstrap's authorities");
+    });
+    Poll.until("plain", () -> plain.updates().size() == 1);
+    assertThat(names(main.server().requests().ofType(CLUSTER_TYPE_URL))).containsOnly("plain");
+  }
+
+  @Test
+  void csdsReportsOneClientConfigForTheWholeBootstrap() throws Exception {
+    // gRFC A40/A71: one ClientConfig per client; jxds shares one client per bootstrap, whose
+    // authorities' resources (listeners included) are all in it, under the top-level server's scope.
+    String otherListener = "xdstp://other.example/envoy.config.listener.v3.Listener/ledger";
+    main.server().setClusters(XdsResources.cluster("plain").build());
+    other.server().setClusters(XdsResources.cluster(OTHER).build());
+    other.server().setListeners(XdsResources.listener(otherListener).rdsRouteConfig("ledger-routes").build());
+    federated("");
+    RecordingWatcher<ClusterUpdate> plain = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> otherCluster = new RecordingWatcher<>();
+    RecordingWatcher<io.jxds.api.model.ListenerUpdate> listener = new RecordingWatcher<>();
+    client.watchCluster("plain", plain, Runnable::run);
+    client.watchCluster(OTHER, otherCluster, Runnable::run);
+    client.watch(io.jxds.api.ResourceTypes.LISTENER, otherListener, listener, Runnable::run);
+    Poll.until("all three", () -> plain.updates().size() == 1 && otherCluster.updates().size() == 1
+        && listener.updates().size() == 1);
+
+    Poll.until("the status snapshots", () -> client.status().resources().stream()
+        .filter(r -> r.state() == io.jxds.api.ResourceState.ACKED).count() == 3);
+    List<io.envoyproxy.envoy.service.status.v3.ClientConfig> mine =
+        io.jxds.client.csds.XdsCsdsService.clientStatus().getConfigList().stream()
+            .filter(c -> c.getNode().getId().equals("federated")).toList();
+    assertThat(mine).singleElement().satisfies(c -> {
+      assertThat(c.getClientScope()).isEqualTo(main.server().serverUri());
+      assertThat(c.getGenericXdsConfigsList()).extracting(g -> g.getName())
+          .containsExactlyInAnyOrder("plain", OTHER, otherListener);
+    });
+  }
+
   private static List<String> names(List<RecordedRequest> requests) {
     return requests.stream().flatMap(r -> r.resourceNames().stream()).distinct().toList();
   }

@@ -61,6 +61,16 @@ class RecordingWatcher<T> implements ResourceWatcher<T> {
     return out;
   }
 
+  synchronized List<String> absences() {
+    List<String> out = new ArrayList<>();
+    for (Event e : events) {
+      if (e instanceof DoesNotExist d) {
+        out.add(d.name());
+      }
+    }
+    return out;
+  }
+
   synchronized void clear() {
     events.clear();
   }

@@ -18,6 +18,7 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.endpoint.v3.Endpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LbEndpoint;
 import io.envoyproxy.envoy.config.endpoint.v3.LocalityLbEndpoints;
+import io.envoyproxy.envoy.extensions.clusters.aggregate.v3.ClusterConfig;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateProviderPluginInstance;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CertificateValidationContext;
 import io.envoyproxy.envoy.extensions.transport_sockets.tls.v3.CommonTlsContext;
@@ -132,6 +133,21 @@ public final class ClusterBuilder {
             .setClusterName(cluster.getName())
             .addEndpoints(LocalityLbEndpoints.newBuilder().addAllLbEndpoints(List.of(endpoints))));
     return this;
+  }
+
+  /**
+   * Makes the cluster an aggregate cluster (gRFC A37): {@code cluster_type}
+   * {@code envoy.clusters.aggregate} whose {@code ClusterConfig} lists {@code clusters} in priority
+   * order, {@code lb_policy} {@code CLUSTER_PROVIDED} (what Envoy requires), no
+   * {@code eds_cluster_config}.
+   *
+   * @param clusters the underlying clusters, highest priority first
+   * @return this builder
+   */
+  public ClusterBuilder aggregate(String... clusters) {
+    cluster.clearEdsClusterConfig().setLbPolicy(Cluster.LbPolicy.CLUSTER_PROVIDED);
+    return customType("envoy.clusters.aggregate",
+        ClusterConfig.newBuilder().addAllClusters(List.of(clusters)).build());
   }
 
   /**

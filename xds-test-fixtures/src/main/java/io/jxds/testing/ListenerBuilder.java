@@ -4,10 +4,13 @@ import com.google.protobuf.Any;
 import io.envoyproxy.envoy.config.listener.v3.ApiListener;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
 import io.envoyproxy.envoy.config.route.v3.RouteConfiguration;
+import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.envoyproxy.envoy.extensions.filters.http.router.v3.Router;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter;
 import io.envoyproxy.envoy.extensions.filters.network.http_connection_manager.v3.Rds;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Builds a client-side envoy v3 {@code Listener} as gRPC expects one: an {@code api_listener}
@@ -23,6 +26,7 @@ public final class ListenerBuilder {
 
   private final String name;
   private final HttpConnectionManager.Builder hcm = HttpConnectionManager.newBuilder();
+  private final List<HttpFilter> beforeRouter = new ArrayList<>();
 
   ListenerBuilder(String name) {
     this.name = name;
@@ -55,6 +59,19 @@ public final class ListenerBuilder {
   }
 
   /**
+   * Adds a fault-injection filter ({@code envoy.extensions.filters.http.fault.v3.HTTPFault}, gRFC
+   * A33) before the router; filters run in the order they are added.
+   *
+   * @param filterName the filter's {@code name}, what {@code typed_per_filter_config} keys name
+   * @param fault its config
+   * @return this builder
+   */
+  public ListenerBuilder faultFilter(String filterName, HTTPFault fault) {
+    beforeRouter.add(HttpFilter.newBuilder().setName(filterName).setTypedConfig(Any.pack(fault)).build());
+    return this;
+  }
+
+  /**
    * The underlying HttpConnectionManager builder, for fields this class has no setter for.
    *
    * @return the builder this one writes to; changes show in {@link #build()}
@@ -64,13 +81,15 @@ public final class ListenerBuilder {
   }
 
   /**
-   * The {@code Listener}; the router filter is appended last unless the HCM already has filters.
+   * The {@code Listener}; the filters added with {@link #faultFilter} and the router filter are
+   * appended unless the HCM already has filters.
    *
    * @return the listener as set so far
    */
   public Listener build() {
     HttpConnectionManager.Builder copy = hcm.clone();
     if (copy.getHttpFiltersCount() == 0) {
+      copy.addAllHttpFilters(beforeRouter);
       copy.addHttpFilters(
           HttpFilter.newBuilder()
               .setName(ROUTER_FILTER_NAME)

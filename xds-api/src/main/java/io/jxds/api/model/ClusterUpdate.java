@@ -4,7 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A validated Cluster (CDS resource) of discovery type EDS or LOGICAL_DNS (gRFC A37).
+ * A validated Cluster (CDS resource) of discovery type EDS or LOGICAL_DNS, or an aggregate cluster
+ * (gRFC A37).
  *
  * @param clusterName the cluster's {@code name}
  * @param edsServiceName the name to watch endpoints under: {@code eds_cluster_config.service_name},
@@ -18,6 +19,10 @@ import java.util.Optional;
  * @param outlierDetection present when the cluster sets {@code outlier_detection} (gRFC A50)
  * @param logicalDns present when the cluster is of type LOGICAL_DNS: the name whose addresses are
  *     its one endpoint (then nothing is watched under {@code edsServiceName})
+ * @param aggregate present when the cluster is an aggregate cluster (gRFC A37): its underlying
+ *     clusters in priority order. Then only {@code clusterName} means anything: the aggregate's own
+ *     LB policy, circuit breaker, TLS, load reporting and outlier detection are not used, each
+ *     underlying cluster brings its own (gRFC A75); the other components hold their defaults
  */
 public record ClusterUpdate(
     String clusterName,
@@ -27,7 +32,8 @@ public record ClusterUpdate(
     LbPolicy lbPolicy,
     Optional<UpstreamTlsSettings> upstreamTls,
     Optional<OutlierDetection> outlierDetection,
-    Optional<LogicalDns> logicalDns) {
+    Optional<LogicalDns> logicalDns,
+    Optional<AggregateCluster> aggregate) {
   /** gRFC A32's default when a cluster sets no circuit breaker. */
   public static final long DEFAULT_MAX_CONCURRENT_REQUESTS = 1024;
 
@@ -42,8 +48,10 @@ public record ClusterUpdate(
    * @param upstreamTls the TLS settings, empty for plaintext
    * @param outlierDetection the outlier detection settings, empty when the cluster has none
    * @param logicalDns the DNS name of a LOGICAL_DNS cluster, empty for an EDS cluster
-   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
-   *     range
+   * @param aggregate the underlying clusters of an aggregate cluster, empty for an EDS or
+   *     LOGICAL_DNS cluster
+   * @throws IllegalArgumentException if a name is empty, {@code maxConcurrentRequests} is out of
+   *     range, or the cluster is both LOGICAL_DNS and an aggregate
    */
   public ClusterUpdate {
     Objects.requireNonNull(clusterName, "clusterName");
@@ -52,6 +60,10 @@ public record ClusterUpdate(
     Objects.requireNonNull(upstreamTls, "upstreamTls");
     Objects.requireNonNull(outlierDetection, "outlierDetection");
     Objects.requireNonNull(logicalDns, "logicalDns");
+    Objects.requireNonNull(aggregate, "aggregate");
+    if (logicalDns.isPresent() && aggregate.isPresent()) {
+      throw new IllegalArgumentException("a cluster cannot be both LOGICAL_DNS and an aggregate");
+    }
     if (clusterName.isEmpty()) {
       throw new IllegalArgumentException("clusterName must not be empty");
     }
@@ -62,6 +74,33 @@ public record ClusterUpdate(
       throw new IllegalArgumentException(
           "maxConcurrentRequests must be in [0, 2^32-1], got " + maxConcurrentRequests);
     }
+  }
+
+  /**
+   * An EDS or LOGICAL_DNS cluster.
+   *
+   * @param clusterName the cluster's name, not empty
+   * @param edsServiceName the name to watch endpoints under, not empty
+   * @param lrsEnabled whether to report load to the control plane
+   * @param maxConcurrentRequests in [0, 2^32-1]
+   * @param lbPolicy the endpoint-picking policy
+   * @param upstreamTls the TLS settings, empty for plaintext
+   * @param outlierDetection the outlier detection settings, empty when the cluster has none
+   * @param logicalDns the DNS name of a LOGICAL_DNS cluster, empty for an EDS cluster
+   * @throws IllegalArgumentException if a name is empty or {@code maxConcurrentRequests} is out of
+   *     range
+   */
+  public ClusterUpdate(
+      String clusterName,
+      String edsServiceName,
+      boolean lrsEnabled,
+      long maxConcurrentRequests,
+      LbPolicy lbPolicy,
+      Optional<UpstreamTlsSettings> upstreamTls,
+      Optional<OutlierDetection> outlierDetection,
+      Optional<LogicalDns> logicalDns) {
+    this(clusterName, edsServiceName, lrsEnabled, maxConcurrentRequests, lbPolicy, upstreamTls, outlierDetection,
+        logicalDns, Optional.empty());
   }
 
   /**
@@ -127,6 +166,27 @@ public record ClusterUpdate(
         LbPolicy.ROUND_ROBIN,
         Optional.empty(),
         Optional.empty(),
+        Optional.empty(),
         Optional.empty());
+  }
+
+  /**
+   * An aggregate cluster (gRFC A37): only its name and its underlying clusters mean anything.
+   *
+   * @param clusterName the aggregate's name, not empty
+   * @param aggregate its underlying clusters in priority order
+   * @return the cluster, its other components at their defaults
+   */
+  public static ClusterUpdate aggregate(String clusterName, AggregateCluster aggregate) {
+    return new ClusterUpdate(
+        clusterName,
+        clusterName,
+        false,
+        DEFAULT_MAX_CONCURRENT_REQUESTS,
+        LbPolicy.ROUND_ROBIN,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(aggregate));
   }
 }

@@ -1,6 +1,8 @@
 package io.jxds.api.model;
 
+import io.jxds.api.model.filter.HttpFilterConfig;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One of a Listener's {@code http_filters} that jxds runs (gRFC A39): a filter whose type jxds
@@ -11,8 +13,10 @@ import java.util.Objects;
  * @param typeUrl the type of its {@code typed_config}, a {@code TypedStruct} unwrapped, e.g.
  *     {@value #ROUTER_TYPE_URL}
  * @param optional {@code is_optional}
+ * @param config what the filter does on a call, for a filter that does something besides routing
+ *     (fault injection); empty for the router
  */
-public record HttpFilter(String name, String typeUrl, boolean optional) {
+public record HttpFilter(String name, String typeUrl, boolean optional, Optional<HttpFilterConfig> config) {
   /** The router filter's config type, the last filter of every listener. */
   public static final String ROUTER_TYPE_URL = "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router";
   /** The fault-injection filter's config type (gRFC A33). */
@@ -24,10 +28,12 @@ public record HttpFilter(String name, String typeUrl, boolean optional) {
    * @param name the filter's name, not empty
    * @param typeUrl its config type, not empty
    * @param optional {@code is_optional}
+   * @param config the filter's config
    * @throws IllegalArgumentException if a string is empty
    */
   public HttpFilter {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(config, "config");
     Objects.requireNonNull(typeUrl, "typeUrl");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("name must not be empty");
@@ -35,6 +41,17 @@ public record HttpFilter(String name, String typeUrl, boolean optional) {
     if (typeUrl.isEmpty()) {
       throw new IllegalArgumentException("typeUrl must not be empty");
     }
+  }
+
+  /**
+   * A filter without a config of its own (the router).
+   *
+   * @param name the filter's name, not empty
+   * @param typeUrl its config type, not empty
+   * @param optional {@code is_optional}
+   */
+  public HttpFilter(String name, String typeUrl, boolean optional) {
+    this(name, typeUrl, optional, Optional.empty());
   }
 
   /**

@@ -13,8 +13,12 @@ import io.jxds.client.internal.metrics.Telemetry;
 public final class ClientInternals {
   /** What {@code DefaultXdsClient} installs. */
   public interface Access {
-    /** The client's load-report counters, or null when {@code client} is not a jxds client. */
-    LoadStatsStore loadStats(XdsClient client);
+    /**
+     * The load-report counters of {@code cluster} (whose {@code lrs_server} is {@code self}): those
+     * of the client serving the cluster's authority (gRFC A47), or null when {@code client} is not
+     * a jxds client.
+     */
+    LoadStatsStore loadStats(XdsClient client, String cluster);
 
     /** The client's telemetry, or null when {@code client} is not a jxds client. */
     Telemetry telemetry(XdsClient client);
@@ -44,8 +48,21 @@ public final class ClientInternals {
    * @return its counters, or null for another kind of client (a test double)
    */
   public static LoadStatsStore loadStats(XdsClient client) {
+    return loadStats(client, "");
+  }
+
+  /**
+   * The load-report counters for a cluster whose {@code lrs_server} is {@code self}: with
+   * federation (gRFC A47), those of the client of the cluster's authority, whose stream reports to
+   * that authority's server; else the client's own.
+   *
+   * @param client any client
+   * @param cluster the cluster's name, as watched
+   * @return its counters, or null for another kind of client (a test double)
+   */
+  public static LoadStatsStore loadStats(XdsClient client, String cluster) {
     Access a = access;
-    return a == null ? null : a.loadStats(client);
+    return a == null ? null : a.loadStats(client, cluster);
   }
 
   /**

@@ -19,8 +19,10 @@ import java.util.Set;
  * <p>Rules (a broken rule is a NACK naming the cluster, the field and the value):
  *
  * <ul>
- *   <li>{@code name} non-empty; {@code type} EDS or LOGICAL_DNS (jxds supports no other discovery
- *       type);
+ *   <li>{@code name} non-empty; {@code type} EDS or LOGICAL_DNS, or {@code cluster_type}
+ *       {@code envoy.clusters.aggregate} (jxds supports no other discovery type);
+ *   <li>an aggregate (gRFC A37, A75): its {@code clusters} and nothing else (see
+ *       {@link AggregateClusterDecoder});
  *   <li>EDS: {@code eds_cluster_config.eds_config} is {@code ads} or {@code self};
  *       {@code service_name} defaults to the cluster name;
  *   <li>LOGICAL_DNS (gRFC A37): one locality with one endpoint, its {@code host:port} (see
@@ -37,7 +39,8 @@ import java.util.Set;
  */
 public final class ClusterDecoder {
   static final String KIND = "cluster";
-  private static final String TYPES = "type must be EDS or LOGICAL_DNS";
+  private static final String TYPES =
+      "type must be EDS or LOGICAL_DNS, or cluster_type " + AggregateClusterDecoder.TYPE_NAME;
 
   private ClusterDecoder() {}
 
@@ -76,6 +79,9 @@ public final class ClusterDecoder {
       throws XdsResourceException {
     if (name.isEmpty()) {
       throw Nack.of(KIND, name, "name must not be empty", "\"\"");
+    }
+    if (AggregateClusterDecoder.isAggregate(cluster)) {
+      return AggregateClusterDecoder.decode(cluster, name);
     }
     boolean dns = isLogicalDns(cluster, name);
     Optional<LogicalDns> logicalDns = dns ? Optional.of(LogicalDnsDecoder.decode(cluster, name)) : Optional.empty();

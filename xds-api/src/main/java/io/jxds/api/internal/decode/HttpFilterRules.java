@@ -6,10 +6,13 @@ import io.envoyproxy.envoy.config.route.v3.FilterConfig;
 import io.envoyproxy.envoy.extensions.filters.http.fault.v3.HTTPFault;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.model.HttpFilter;
+import io.jxds.api.model.filter.HttpFilterConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,10 +21,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>jxds knows two filters: the router ({@code envoy.extensions.filters.http.router.v3.Router})
  * and fault injection ({@code envoy.extensions.filters.http.fault.v3.HTTPFault}, which every istiod
- * listener carries; its config is checked to parse, and is not applied yet: gRFC A33's fault
- * injection is for the layer that applies per-route settings). A
- * {@code udpa.type.v1.TypedStruct} or {@code xds.type.v3.TypedStruct} is unwrapped: its
- * {@code type_url} names the filter.
+ * listener carries; its config is validated by {@link FaultDecoder} and applied to calls, gRFC A33).
+ * A {@code udpa.type.v1.TypedStruct} or {@code xds.type.v3.TypedStruct} is unwrapped: its
+ * {@code type_url} names the filter; a fault config in one is a NACK, as jxds reads an
+ * {@code HTTPFault} only as the packed message (Istio and Traffic Director send it so).
  *
  * <p>{@code http_filters}: not empty; names not empty and unique; a filter of a type jxds does not
  * know is left out when {@code is_optional}, else NACKed (an Istio service labelled for persistent
@@ -30,8 +33,10 @@ import org.jspecify.annotations.Nullable;
  * even when optional; the router must be the last entry and nowhere else.
  *
  * <p>Overrides: one for the router is NACKed ({@code Router} takes none); one for the fault filter
- * must parse; one of a type jxds does not know is accepted and has no effect, whatever its
- * {@code is_optional}. An override only changes the filter of its name in the listener, and a
+ * must be valid and is kept; one of a type jxds does not know is accepted and has no effect,
+ * whatever its {@code is_optional}; an {@code envoy.config.route.v3.FilterConfig} wrapper is
+ * unwrapped (its {@code disabled} is not read, as grpc-java does not read it). An override only
+ * changes the filter of its name in the listener, and a
  * listener naming a required filter jxds does not know was NACKed already, so such an override
  * can change nothing. grpc-java NACKs it instead, which rejects every istiod RouteConfiguration
  * with a CORS policy ({@code envoy.filters.http.cors}) or a persistent-session override.
@@ -89,7 +94,9 @@ final class HttpFilterRules {
               "the router at index " + i + " of " + filters.size());
         }
       } else if (FAULT.equals(config.typeUrl())) {
-        checkFault(config, kind, name, at + ".typed_config");
+        HttpFilterConfig fault = fault(config, kind, name, at + ".typed_config");
+        result.add(new HttpFilter(filterName, config.typeUrl(), f.getIsOptional(), Optional.of(fault)));
+        continue;
       } else if (f.getIsOptional()) {
         continue;
       } else {
@@ -104,9 +111,17 @@ final class HttpFilterRules {
     return List.copyOf(result);
   }
 
-  /** Validates a {@code typed_per_filter_config} map at {@code path}. */
-  static void checkOverrides(Map<String, Any> overrides, String kind, String name, String path)
+  /**
+   * Validates a {@code typed_per_filter_config} map at {@code path}.
+   *
+   * @return the overrides of the filters jxds runs, by filter name
+   */
+  static Map<String, HttpFilterConfig> overrides(Map<String, Any> overrides, String kind, String name, String path)
       throws XdsResourceException {
+    if (overrides.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, HttpFilterConfig> result = new LinkedHashMap<>();
     for (Map.Entry<String, Any> e : overrides.entrySet()) {
       String at = path + "[" + Nack.quote(e.getKey()) + "]";
       Any value = e.getValue();
@@ -124,16 +139,21 @@ final class HttpFilterRules {
             Nack.quote(config.typeUrl()));
       }
       if (FAULT.equals(config.typeUrl())) {
-        checkFault(config, kind, name, at);
+        result.put(e.getKey(), fault(config, kind, name, at));
       }
     }
+    return Map.copyOf(result);
   }
 
-  private static void checkFault(Config config, String kind, String name, String at) throws XdsResourceException {
+  private static HttpFilterConfig fault(Config config, String kind, String name, String at)
+      throws XdsResourceException {
     Any packed = config.packed();
-    if (packed != null) {
-      parse(packed, HTTPFault.parser(), kind, name, at, "HTTPFault");
+    if (packed == null) {
+      throw Nack.of(kind, name,
+          at + " must be a packed HTTPFault (jxds does not read a fault config from a TypedStruct)",
+          "a TypedStruct of " + Nack.quote(config.typeUrl()));
     }
+    return FaultDecoder.decode(parse(packed, HTTPFault.parser(), kind, name, at, "HTTPFault"), kind, name, at);
   }
 
   /** The filter type and, unless it came in a TypedStruct, its packed config. */

@@ -9,6 +9,7 @@ import io.envoyproxy.envoy.config.route.v3.WeightedCluster;
 import io.jxds.api.XdsResourceException;
 import io.jxds.api.internal.route.Domains;
 import io.jxds.api.model.RouteConfigurationUpdate;
+import io.jxds.api.model.filter.HttpFilterConfig;
 import io.jxds.api.model.route.ClusterWeight;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +45,7 @@ import java.util.Set;
  *       the route's calls fail, naming it (grpc-java NACKs the whole resource for the last three).
  *       An unset action is a NACK.
  *   <li>{@code typed_per_filter_config} of virtual hosts, routes and weighted clusters: see
- *       {@link HttpFilterRules#checkOverrides}.
+ *       {@link HttpFilterRules#overrides}: kept by filter name for the filters jxds runs.
  *   <li>The timeout ({@code max_stream_duration}), {@code retry_policy} (a virtual host's too) and
  *       {@code hash_policy}: see {@link RoutePolicyDecoder}.
  *   <li>{@code timeout}, CORS, header rewrites, mirrors and the rest are not read here.
@@ -99,7 +100,8 @@ public final class RouteConfigurationDecoder {
         domains.add(normalized);
       }
     }
-    HttpFilterRules.checkOverrides(host.getTypedPerFilterConfigMap(), kind, name, path + ".typed_per_filter_config");
+    Map<String, HttpFilterConfig> overrides = HttpFilterRules.overrides(host.getTypedPerFilterConfigMap(), kind, name,
+        path + ".typed_per_filter_config");
     Optional<io.jxds.api.model.route.RetryPolicy> retry = host.hasRetryPolicy()
         ? Optional.of(RoutePolicyDecoder.retryPolicy(host.getRetryPolicy(), kind, name, path + ".retry_policy"))
         : Optional.empty();
@@ -107,7 +109,7 @@ public final class RouteConfigurationDecoder {
     for (int j = 0; j < host.getRoutesCount(); j++) {
       route(host.getRoutes(j), j, kind, name, path + ".routes[" + j + "]", optionalPlugins).ifPresent(routes::add);
     }
-    return new io.jxds.api.model.route.VirtualHost(host.getName(), List.copyOf(domains), routes, retry);
+    return new io.jxds.api.model.route.VirtualHost(host.getName(), List.copyOf(domains), routes, retry, overrides);
   }
 
   private static Optional<io.jxds.api.model.route.Route> route(
@@ -121,10 +123,12 @@ public final class RouteConfigurationDecoder {
     if (action.isEmpty()) {
       return Optional.empty();
     }
-    HttpFilterRules.checkOverrides(route.getTypedPerFilterConfigMap(), kind, name, path + ".typed_per_filter_config");
+    Map<String, HttpFilterConfig> overrides = HttpFilterRules.overrides(route.getTypedPerFilterConfigMap(), kind, name,
+        path + ".typed_per_filter_config");
     String routeName = route.getName().isEmpty() ? "routes[" + index + "]" : route.getName();
     if (!route.hasRoute()) {
-      return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get()));
+      return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get(), Optional.empty(),
+          Optional.empty(), List.of(), overrides));
     }
     RouteAction forward = route.getRoute();
     String at = path + ".route";
@@ -133,7 +137,7 @@ public final class RouteConfigurationDecoder {
         : Optional.empty();
     return Optional.of(new io.jxds.api.model.route.Route(routeName, match, action.get(),
         RoutePolicyDecoder.maxStreamDuration(forward, kind, name, at), retry,
-        RoutePolicyDecoder.hashPolicies(forward.getHashPolicyList(), kind, name, at)));
+        RoutePolicyDecoder.hashPolicies(forward.getHashPolicyList(), kind, name, at), overrides));
   }
 
   private static Optional<io.jxds.api.model.route.RouteAction> action(
@@ -195,10 +199,11 @@ public final class RouteConfigurationDecoder {
       if (c.getName().isEmpty()) {
         throw Nack.of(kind, name, at + ".name must not be empty", "\"\"");
       }
-      HttpFilterRules.checkOverrides(c.getTypedPerFilterConfigMap(), kind, name, at + ".typed_per_filter_config");
+      Map<String, HttpFilterConfig> overrides = HttpFilterRules.overrides(c.getTypedPerFilterConfigMap(), kind, name,
+          at + ".typed_per_filter_config");
       long weight = Integer.toUnsignedLong(c.getWeight().getValue());
       total += weight;
-      clusters.add(new ClusterWeight(c.getName(), weight));
+      clusters.add(new ClusterWeight(c.getName(), weight, overrides));
     }
     if (total < 1 || total > MAX_UINT32) {
       throw Nack.of(kind, name, path + ".clusters[*].weight must sum to [1, 4294967295]", String.valueOf(total));

@@ -1,7 +1,9 @@
 package io.jxds.api.model.route;
 
+import io.jxds.api.model.filter.HttpFilterConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,9 +22,11 @@ import java.util.Optional;
  *     when the route says none (no timeout, not even the listener's)
  * @param retryPolicy {@code route.retry_policy} (gRFC A44); empty: the virtual host's applies
  * @param hashPolicies {@code route.hash_policy} entries gRPC computes, in order (gRFC A42)
+ * @param filterOverrides its {@code typed_per_filter_config} by filter name: over the virtual
+ *     host's for this route's calls (gRFC A39); only filters jxds runs
  */
 public record Route(String name, RouteMatch match, RouteAction action, Optional<Duration> maxStreamDuration,
-    Optional<RetryPolicy> retryPolicy, List<HashPolicy> hashPolicies) {
+    Optional<RetryPolicy> retryPolicy, List<HashPolicy> hashPolicies, Map<String, HttpFilterConfig> filterOverrides) {
   /**
    * Checks the components; the list is copied.
    *
@@ -32,9 +36,11 @@ public record Route(String name, RouteMatch match, RouteAction action, Optional<
    * @param maxStreamDuration the timeout, not negative
    * @param retryPolicy the retry policy
    * @param hashPolicies the hash policies
+   * @param filterOverrides the filter overrides
    * @throws IllegalArgumentException if the name is empty or the timeout negative
    */
   public Route {
+    filterOverrides = Map.copyOf(filterOverrides);
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(match, "match");
     Objects.requireNonNull(action, "action");
@@ -50,6 +56,21 @@ public record Route(String name, RouteMatch match, RouteAction action, Optional<
   }
 
   /**
+   * A route without filter overrides.
+   *
+   * @param name the route's name, not empty
+   * @param match the match
+   * @param action the action
+   * @param maxStreamDuration the timeout, not negative
+   * @param retryPolicy the retry policy
+   * @param hashPolicies the hash policies
+   */
+  public Route(String name, RouteMatch match, RouteAction action, Optional<Duration> maxStreamDuration,
+      Optional<RetryPolicy> retryPolicy, List<HashPolicy> hashPolicies) {
+    this(name, match, action, maxStreamDuration, retryPolicy, hashPolicies, Map.of());
+  }
+
+  /**
    * A route with no timeout, retry or hash settings of its own.
    *
    * @param name the route's name, not empty
@@ -57,6 +78,6 @@ public record Route(String name, RouteMatch match, RouteAction action, Optional<
    * @param action the action
    */
   public Route(String name, RouteMatch match, RouteAction action) {
-    this(name, match, action, Optional.empty(), Optional.empty(), List.of());
+    this(name, match, action, Optional.empty(), Optional.empty(), List.of(), Map.of());
   }
 }

@@ -9,8 +9,8 @@ import java.util.Objects;
  * of {@link WeightedClusters} chosen once per call, or fail it, for an action gRPC cannot serve
  * ({@link NotForwarded}).
  *
- * <p>The {@code route} action's timeout, retry and hash settings are on the {@link Route};
- * {@code typed_per_filter_config} is not in the model yet.
+ * <p>The {@code route} action's timeout, retry and hash settings are on the {@link Route}, its
+ * {@code typed_per_filter_config} too; a weighted cluster's is on its {@link ClusterWeight}.
  */
 public sealed interface RouteAction
     permits RouteAction.Cluster, RouteAction.WeightedClusters, RouteAction.NotForwarded {

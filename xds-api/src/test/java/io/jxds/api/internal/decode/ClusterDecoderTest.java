@@ -53,17 +53,18 @@ class ClusterDecoderTest {
 
   @Test
   void nonEdsTypeIsRejectedNamingTheType() {
-    assertNack(cluster("payments").type(Cluster.DiscoveryType.STRICT_DNS).build(),
-        "type must be EDS or LOGICAL_DNS, got STRICT_DNS");
-    assertNack(cluster("payments").proto().clearType().build(), "type must be EDS or LOGICAL_DNS, got unset (STATIC)");
-    assertNack(cluster("payments").proto().setTypeValue(42).build(), "type must be EDS or LOGICAL_DNS, got 42");
+    String types = "type must be EDS or LOGICAL_DNS, or cluster_type envoy.clusters.aggregate, got ";
+    assertNack(cluster("payments").type(Cluster.DiscoveryType.STRICT_DNS).build(), types + "STRICT_DNS");
+    assertNack(cluster("payments").proto().clearType().build(), types + "unset (STATIC)");
+    assertNack(cluster("payments").proto().setTypeValue(42).build(), types + "42");
   }
 
   @Test
   void customClusterTypeIsRejectedNamingIt() {
     assertNack(
-        cluster("payments").customType("envoy.clusters.aggregate", StringValue.of("x")).build(),
-        "type must be EDS or LOGICAL_DNS, got cluster_type \"envoy.clusters.aggregate\"");
+        cluster("payments").customType("envoy.clusters.redis", StringValue.of("x")).build(),
+        "type must be EDS or LOGICAL_DNS, or cluster_type envoy.clusters.aggregate, got cluster_type "
+            + "\"envoy.clusters.redis\"");
   }
 
   @Test

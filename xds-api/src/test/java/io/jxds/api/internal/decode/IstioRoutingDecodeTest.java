@@ -30,7 +30,10 @@ class IstioRoutingDecodeTest {
     assertThat(update.name()).isEqualTo(HOST + ":8080");
     assertThat(update.rdsName()).contains(ROUTES);
     assertThat(update.httpFilters()).containsExactly(
-        new HttpFilter("envoy.filters.http.fault", HttpFilter.FAULT_TYPE_URL, false), HttpFilter.router());
+        new HttpFilter("envoy.filters.http.fault", HttpFilter.FAULT_TYPE_URL, false,
+            java.util.Optional.of(new io.jxds.api.model.filter.FaultConfig(java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.OptionalLong.empty()))),
+        HttpFilter.router());
   }
 
   @Test

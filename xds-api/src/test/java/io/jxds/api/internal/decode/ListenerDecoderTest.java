@@ -170,7 +170,8 @@ class ListenerDecoderTest {
         filter("envoy.filters.http.fault", Any.pack(HTTPFault.getDefaultInstance())), router()));
     assertThat(update.httpFilters()).containsExactly(
         new io.jxds.api.model.HttpFilter("envoy.filters.http.fault", io.jxds.api.model.HttpFilter.FAULT_TYPE_URL,
-            false),
+            false, java.util.Optional.of(new io.jxds.api.model.filter.FaultConfig(java.util.Optional.empty(),
+                java.util.Optional.empty(), java.util.OptionalLong.empty()))),
         io.jxds.api.model.HttpFilter.router());
   }
 

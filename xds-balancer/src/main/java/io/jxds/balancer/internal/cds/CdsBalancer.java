@@ -10,34 +10,31 @@ import io.jxds.api.WatchHandle;
 import io.jxds.api.XdsClient;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.balancer.internal.ClusterPolicyConfig;
-import io.jxds.balancer.internal.eds.EdsBalancer;
-import io.jxds.balancer.internal.eds.EdsConfig;
+import io.jxds.balancer.internal.aggregate.AggregateBalancer;
+import io.jxds.balancer.internal.aggregate.AggregateConfig;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
-import io.jxds.balancer.internal.tls.ClusterTlsBinding;
-import io.jxds.balancer.internal.tree.EndpointPolicy;
 import io.jxds.balancer.internal.tree.ResourceAbsence;
 import io.jxds.balancer.internal.tree.WrongConfig;
 import java.util.List;
-import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CDS layer for one cluster: watches the Cluster resource and runs the EDS layer under it.
+ * The CDS layer for one cluster: watches the Cluster resource and runs, by its kind, the EDS layer
+ * under it (EDS or LOGICAL_DNS, {@link LeafClusterBalancer}) or an aggregate cluster's tree
+ * ({@link AggregateBalancer}, gRFC A37/A75).
  *
  * <ul>
- *   <li>The first good {@link ClusterUpdate} creates the EDS child; later ones update it (a new
- *       EDS service name re-watches endpoints, a new {@code max_requests} or endpoint-picking
- *       policy applies in place).
+ *   <li>The first good {@link ClusterUpdate} creates the child; later ones update it (a new EDS
+ *       service name re-watches endpoints, a new {@code max_requests} or endpoint-picking policy
+ *       applies in place). A change of kind (EDS, LOGICAL_DNS, aggregate) hands over gracefully:
+ *       the old child serves until the new one is ready ({@link ClusterChildSwitch}).
  *   <li>The cluster does not exist (timer or deletion): TRANSIENT_FAILURE naming it, child closed;
  *       it comes back if the cluster reappears.
  *   <li>An error before any data: TRANSIENT_FAILURE with the error. With data: keep serving.
- *   <li>Upstream TLS (gRFC A29): the cluster's {@code transport_socket} is applied to new connections
- *       through the channel's {@code XdsClusterCredentials}; on other credentials a TLS cluster, and on
- *       those credentials a plaintext cluster, is TRANSIENT_FAILURE saying why (see
- *       {@link ClusterTlsBinding}): never plaintext to a backend that expects TLS.
+ *   <li>Upstream TLS (gRFC A29): applied by the leaf (see {@link LeafClusterBalancer}).
  * </ul>
  *
  * <p>Everything runs on the channel's {@code SynchronizationContext}: the watcher is registered
@@ -55,11 +52,8 @@ public final class CdsBalancer extends LoadBalancer {
   private ClusterPolicyConfig config;
   private WatchHandle watch;
   private ClusterUpdate current;
-  private LoadBalancer eds;
+  private ClusterChildSwitch child;
   private boolean shutdown;
-  private final ClusterTlsBinding tls;
-  /** The last reason TLS could not be applied, so that it is logged once. */
-  private String lastTlsProblem;
 
   /**
    * @param pickRandom draws drops on RPC threads: must be thread-safe
@@ -73,7 +67,6 @@ public final class CdsBalancer extends LoadBalancer {
     this.cluster = cluster;
     this.pickRandom = pickRandom;
     this.treeRandom = treeRandom;
-    this.tls = new ClusterTlsBinding(helper, xdsClient, cluster);
   }
 
   @Override
@@ -90,7 +83,7 @@ public final class CdsBalancer extends LoadBalancer {
     if (watch == null) {
       helper.updateBalancingState(ConnectivityState.CONNECTING, QueuingPicker.INSTANCE);
       watch = xdsClient.watchCluster(cluster, new ClusterWatcher(), syncContext);
-    } else if (current != null && eds != null) {
+    } else if (current != null && child != null) {
       updateChild(); // new timers for the priority layer
     }
     return Status.OK;
@@ -110,8 +103,8 @@ public final class CdsBalancer extends LoadBalancer {
   @Override
   public void requestConnection() {
     syncContext.throwIfNotInThisSynchronizationContext();
-    if (eds != null) {
-      eds.requestConnection();
+    if (child != null) {
+      child.requestConnection();
     }
   }
 
@@ -124,47 +117,31 @@ public final class CdsBalancer extends LoadBalancer {
       watch = null;
     }
     closeChild();
-    tls.close();
   }
 
   private void onCluster(ClusterUpdate update) {
     if (shutdown) {
       return;
     }
-    Optional<String> tlsProblem = tls.apply(update.upstreamTls());
-    if (tlsProblem.isPresent()) {
-      current = null;
-      closeChild();
-      if (!tlsProblem.get().equals(lastTlsProblem)) {
-        logger.warn("{}; failing RPCs", tlsProblem.get());
-        lastTlsProblem = tlsProblem.get();
-      }
-      fail(Status.UNAVAILABLE.withDescription(tlsProblem.get()));
-      return;
-    }
-    lastTlsProblem = null;
     current = update;
-    if (eds == null) {
-      eds = new EdsBalancer(helper, xdsClient, pickRandom, treeRandom);
+    if (child == null) {
+      child = new ClusterChildSwitch(helper, xdsClient, pickRandom, treeRandom,
+          h -> new AggregateBalancer(h, xdsClient, pickRandom, treeRandom));
     }
     updateChild();
   }
 
   private void updateChild() {
-    EdsConfig edsConfig = new EdsConfig(
-        cluster,
-        current.edsServiceName(),
-        current.maxConcurrentRequests(),
-        config.failoverTimeout(),
-        config.childRetention(),
-        new EndpointPolicy(current.lbPolicy(), config.hashHeader()),
-        current.lrsEnabled(),
-        current.outlierDetection(),
-        current.logicalDns());
-    eds.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
+    Object childConfig = current.aggregate().isPresent()
+        ? new AggregateConfig(cluster, current.aggregate().get(), config)
+        : new LeafClusterConfig(current, config);
+    Status status = child.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())
-        .setLoadBalancingPolicyConfig(edsConfig)
+        .setLoadBalancingPolicyConfig(childConfig)
         .build());
+    if (!status.isOk()) {
+      logger.warn("cluster {}: its child rejected the config: {}", cluster, status);
+    }
   }
 
   private void onDoesNotExist() {
@@ -181,7 +158,7 @@ public final class CdsBalancer extends LoadBalancer {
     if (shutdown) {
       return;
     }
-    if (current == null && eds == null) {
+    if (current == null && child == null) {
       fail(error);
     } else {
       // The last good cluster stays valid (the client keeps it cached): keep serving.
@@ -195,9 +172,9 @@ public final class CdsBalancer extends LoadBalancer {
   }
 
   private void closeChild() {
-    if (eds != null) {
-      eds.shutdown();
-      eds = null;
+    if (child != null) {
+      child.shutdown();
+      child = null;
     }
   }
 

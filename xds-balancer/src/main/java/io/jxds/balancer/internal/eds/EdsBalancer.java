@@ -239,7 +239,7 @@ public final class EdsBalancer extends LoadBalancer {
   }
 
   private ClusterLoadStats loadStats(EdsConfig c) {
-    LoadStatsStore store = ClientInternals.loadStats(xdsClient);
+    LoadStatsStore store = ClientInternals.loadStats(xdsClient, c.cluster()); // gRFC A47: its authority's
     if (store == null) {
       logger.debug("cluster {}: asks for load reports, but its xDS client cannot send them", c.cluster());
       return null;

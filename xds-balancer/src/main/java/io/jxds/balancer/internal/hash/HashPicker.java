@@ -2,6 +2,7 @@ package io.jxds.balancer.internal.hash;
 
 import static io.grpc.ConnectivityState.IDLE;
 
+import io.grpc.CallOptions;
 import io.grpc.ConnectivityState;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.PickSubchannelArgs;
@@ -9,13 +10,15 @@ import io.grpc.LoadBalancer.SubchannelPicker;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import java.util.random.RandomGenerator;
 
 /**
  * Ring hash and maglev picks over a snapshot of the endpoints' states: gRFC A42's picker as gRFC
  * A61 rewrote it, with gRFC A76's rule for random hashes.
  *
- * <p>The request's hash comes from the first source that has one: the call option {@link
+ * <p>The request's hash comes from the first source that has one: the call's route's hash policies
+ * ({@link ChosenCluster#requestHash()}, gRFC A42), the call option {@link
  * XdsClusterPolicy#REQUEST_HASH} (as given), then the header named by {@code hashHeader} (the
  * xxHash64 of its values joined with {@code ","}), else a random hash per RPC.
  *
@@ -102,7 +105,12 @@ final class HashPicker extends SubchannelPicker {
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
-    Long given = args.getCallOptions().getOption(XdsClusterPolicy.REQUEST_HASH);
+    CallOptions options = args.getCallOptions();
+    ChosenCluster chosen = options.getOption(ChosenCluster.KEY);
+    if (chosen != null && chosen.hasRequestHash()) {
+      return pickSticky(table.firstSlot(chosen.requestHash()));
+    }
+    Long given = options.getOption(XdsClusterPolicy.REQUEST_HASH);
     if (given != null) {
       return pickSticky(table.firstSlot(given));
     }

@@ -17,9 +17,62 @@ public final class XxHash64 {
 
   private XxHash64() {}
 
-  /** The hash of {@code text}'s UTF-8 bytes, seed 0. */
+  /**
+   * The hash of {@code text}'s UTF-8 bytes, seed 0. ASCII text (every header value gRPC decodes)
+   * is hashed from its chars, without copying it into bytes; other text from its UTF-8 encoding.
+   */
   public static long hash(String text) {
-    return hash(text.getBytes(StandardCharsets.UTF_8), 0);
+    int length = text.length();
+    for (int i = 0; i < length; i++) {
+      if (text.charAt(i) >= 0x80) {
+        return hash(text.getBytes(StandardCharsets.UTF_8), 0);
+      }
+    }
+    return hashAscii(text, length);
+  }
+
+  /** {@link #hash(byte[], int, long)} with seed 0 of ASCII {@code text}, each char one byte. */
+  private static long hashAscii(String text, int length) {
+    int i = 0;
+    long h;
+    if (length >= 32) {
+      long v1 = P1 + P2;
+      long v2 = P2;
+      long v3 = 0;
+      long v4 = -P1;
+      int limit = length - 32;
+      do {
+        v1 = round(v1, readLong(text, i));
+        v2 = round(v2, readLong(text, i + 8));
+        v3 = round(v3, readLong(text, i + 16));
+        v4 = round(v4, readLong(text, i + 24));
+        i += 32;
+      } while (i <= limit);
+      h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);
+      h = mergeRound(h, v1);
+      h = mergeRound(h, v2);
+      h = mergeRound(h, v3);
+      h = mergeRound(h, v4);
+    } else {
+      h = P5;
+    }
+    h += length;
+    while (i + 8 <= length) {
+      h ^= round(0, readLong(text, i));
+      h = Long.rotateLeft(h, 27) * P1 + P4;
+      i += 8;
+    }
+    if (i + 4 <= length) {
+      h ^= readInt(text, i) * P1;
+      h = Long.rotateLeft(h, 23) * P2 + P3;
+      i += 4;
+    }
+    while (i < length) {
+      h ^= text.charAt(i) * P5;
+      h = Long.rotateLeft(h, 11) * P1;
+      i++;
+    }
+    return avalanche(h);
   }
 
   /** The hash of {@code data} with {@code seed}. */
@@ -68,6 +121,10 @@ public final class XxHash64 {
       h = Long.rotateLeft(h, 11) * P1;
       i++;
     }
+    return avalanche(h);
+  }
+
+  private static long avalanche(long h) {
     h ^= h >>> 33;
     h *= P2;
     h ^= h >>> 29;
@@ -96,6 +153,16 @@ public final class XxHash64 {
         | (b[i + 5] & 0xFFL) << 40
         | (b[i + 6] & 0xFFL) << 48
         | (b[i + 7] & 0xFFL) << 56;
+  }
+
+  private static long readLong(String s, int i) {
+    return readInt(s, i) | readInt(s, i + 4) << 32;
+  }
+
+  /** Four ASCII chars from {@code i}, little-endian, as an unsigned int. */
+  private static long readInt(String s, int i) {
+    return (long) s.charAt(i) | (long) s.charAt(i + 1) << 8 | (long) s.charAt(i + 2) << 16
+        | (long) s.charAt(i + 3) << 24;
   }
 
   private static int readInt(byte[] b, int i) {

@@ -28,10 +28,11 @@ final class ClusterManagerPicker extends SubchannelPicker {
 
   @Override
   public PickResult pickSubchannel(PickSubchannelArgs args) {
-    String cluster = args.getCallOptions().getOption(ChosenCluster.KEY);
-    if (cluster == null) {
+    ChosenCluster chosen = args.getCallOptions().getOption(ChosenCluster.KEY);
+    if (chosen == null) {
       return NO_CLUSTER;
     }
+    String cluster = chosen.cluster();
     SubchannelPicker child = byCluster.get(cluster);
     if (child == null) {
       return PickResult.withDrop(Status.UNAVAILABLE.withDescription(ClusterManagerLoadBalancerProvider.POLICY_NAME

@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  *   <li>State is pushed to the parent only when the state or the picker changed.
  * </ul>
  *
+ * <p>The same layer serves an aggregate cluster (gRFC A75) with a {@link NamedPriorityConfig}: one
+ * child per underlying cluster, named by it, made by the {@link ChildFactory} given.
+ *
  * <p>Runs on the channel's SynchronizationContext (the helper's); timers are scheduled through it
  * on the helper's scheduled executor. Not thread-safe otherwise.
  */
@@ -64,7 +67,8 @@ public final class PriorityBalancer extends LoadBalancer {
   private final PriorityChildNames childNames = new PriorityChildNames();
   private final Map<String, PriorityChild> children = new HashMap<>();
 
-  private PriorityConfig config;
+  /** The current config, whichever kind it came in: what the children are named and given. */
+  private Plan config;
   private List<String> priorityNames = List.of();
   private boolean updating;
   private boolean shutdown;
@@ -98,8 +102,11 @@ public final class PriorityBalancer extends LoadBalancer {
     this(helper, policyChildren(Objects.requireNonNull(random, "random"), Objects.requireNonNull(pickRandom)));
   }
 
-  /** For tests: children made by {@code childFactory} instead of LocalityBalancers. */
-  PriorityBalancer(Helper helper, ChildFactory childFactory) {
+  /**
+   * Children made by {@code childFactory} instead of LocalityBalancers: for {@link
+   * NamedPriorityConfig}s (and tests).
+   */
+  public PriorityBalancer(Helper helper, ChildFactory childFactory) {
     this.helper = Objects.requireNonNull(helper, "helper");
     this.syncContext = helper.getSynchronizationContext();
     this.published = new PublishedState(helper);
@@ -119,11 +126,19 @@ public final class PriorityBalancer extends LoadBalancer {
     this.servingPriorityListener = Objects.requireNonNull(listener, "listener");
   }
 
-  /** Makes the balancer of one priority; it is fed {@link LocalityGroup} configs. */
+  /**
+   * Makes the balancer of one priority; it is fed {@link LocalityGroup} configs, or a {@link
+   * NamedPriorityConfig}'s child configs.
+   */
   @FunctionalInterface
-  interface ChildFactory {
+  public interface ChildFactory {
+    /** A new child named {@code name}, reporting through {@code helper}. */
     LoadBalancer newChild(Helper helper, String name);
   }
+
+  /** What the layer runs, from either config kind. */
+  private record Plan(
+      String clusterName, List<Object> priorities, Duration failoverTimeout, Duration childRetention) {}
 
   /**
    * Accepts a {@link PriorityConfig} as the load-balancing policy config; addresses are ignored
@@ -133,10 +148,13 @@ public final class PriorityBalancer extends LoadBalancer {
   public Status acceptResolvedAddresses(ResolvedAddresses resolvedAddresses) {
     syncContext.throwIfNotInThisSynchronizationContext();
     Object lbConfig = resolvedAddresses.getLoadBalancingPolicyConfig();
-    if (!(lbConfig instanceof PriorityConfig priorityConfig)) {
+    if (lbConfig instanceof PriorityConfig priorityConfig) {
+      acceptConfig(priorityConfig);
+    } else if (lbConfig instanceof NamedPriorityConfig named) {
+      acceptConfig(named);
+    } else {
       return WrongConfig.status(name(), "a PriorityConfig", lbConfig);
     }
-    acceptConfig(priorityConfig);
     return Status.OK;
   }
 
@@ -148,6 +166,28 @@ public final class PriorityBalancer extends LoadBalancer {
       return;
     }
     List<String> names = childNames.assign(newConfig.clusterName(), newConfig.priorities());
+    apply(new Plan(newConfig.clusterName(), List.copyOf(newConfig.priorities()), newConfig.failoverTimeout(),
+        newConfig.childRetention()), names);
+  }
+
+  /** Applies children the parent names: a child keeps its name, and its balancer, across configs. */
+  public void acceptConfig(NamedPriorityConfig newConfig) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    Objects.requireNonNull(newConfig, "newConfig");
+    if (shutdown) {
+      return;
+    }
+    List<String> names = new ArrayList<>();
+    List<Object> configs = new ArrayList<>();
+    for (NamedPriorityConfig.Child child : newConfig.children()) {
+      names.add(child.name());
+      configs.add(child.config());
+    }
+    apply(new Plan(newConfig.clusterName(), configs, newConfig.failoverTimeout(), newConfig.childRetention()),
+        names);
+  }
+
+  private void apply(Plan newConfig, List<String> names) {
     updating = true;
     try {
       // gRFC A115: a child whose priority left the config is closed at once.
@@ -267,7 +307,7 @@ public final class PriorityBalancer extends LoadBalancer {
     publish(TRANSIENT_FAILURE, allFailedPicker);
   }
 
-  private PriorityChild startChild(String name, LocalityGroup group) {
+  private PriorityChild startChild(String name, Object group) {
     logger.debug("cluster {}: starting priority child {}", config.clusterName(), name);
     PriorityChild child = new PriorityChild(name);
     children.put(name, child);
@@ -399,7 +439,7 @@ public final class PriorityBalancer extends LoadBalancer {
       this.balancer = childFactory.newChild(childHelper, name);
     }
 
-    void accept(LocalityGroup group) {
+    void accept(Object group) {
       Status status = balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
           .setAddresses(List.of()) // jxds children take their endpoints from the config
           .setLoadBalancingPolicyConfig(group)

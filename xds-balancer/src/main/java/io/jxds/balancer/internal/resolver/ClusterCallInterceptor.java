@@ -9,46 +9,42 @@ import io.grpc.ForwardingClientCallListener;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import io.jxds.balancer.XdsClusterPolicy;
 import io.jxds.balancer.internal.manager.ChosenCluster;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.jspecify.annotations.Nullable;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * Runs one routed call: puts its cluster in the call options every pick of the call reads ({@link
- * ChosenCluster}), with the request hash its route's hash policies produced (gRFC A42; as
- * {@link XdsClusterPolicy#REQUEST_HASH}, which it replaces: a route's policy is the operator's),
+ * ChosenCluster}), with the request hash its route's hash policies produced (gRFC A42; it replaces
+ * the application's {@code XdsClusterPolicy.REQUEST_HASH}: a route's policy is the operator's), as
+ * one option (each option copies the call options),
  * and drops the call's reference on the cluster once, when the response headers arrive (gRFC A31:
  * the call is committed, no pick follows) or when the call closes without them.
  */
 final class ClusterCallInterceptor implements ClientInterceptor {
-  private final ClusterRefs.ClusterRef ref;
-  private final @Nullable Long requestHash;
-  private final AtomicBoolean released = new AtomicBoolean();
+  /** One per class, not an atomic object per call: a call allocates nothing to be released once. */
+  private static final AtomicIntegerFieldUpdater<ClusterCallInterceptor> RELEASED =
+      AtomicIntegerFieldUpdater.newUpdater(ClusterCallInterceptor.class, "released");
 
-  /** @param ref the call's reference, already taken */
-  ClusterCallInterceptor(ClusterRefs.ClusterRef ref) {
-    this(ref, null);
-  }
+  private final ClusterRefs.ClusterRef ref;
+  private final ChosenCluster chosen;
+  /** 1 once the call's reference is dropped. */
+  private volatile int released;
 
   /**
    * @param ref the call's reference, already taken
-   * @param requestHash the hash of the route's hash policies, or null when they produced none
+   * @param chosen the call's cluster (the reference's), with the hash of the route's hash policies
+   *     when they produced one
    */
-  ClusterCallInterceptor(ClusterRefs.ClusterRef ref, @Nullable Long requestHash) {
+  ClusterCallInterceptor(ClusterRefs.ClusterRef ref, ChosenCluster chosen) {
     this.ref = ref;
-    this.requestHash = requestHash;
+    this.chosen = chosen;
   }
 
   @Override
   public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
     ClientCall<Q, R> call;
     try {
-      CallOptions routed = options.withOption(ChosenCluster.KEY, ref.cluster());
-      if (requestHash != null) {
-        routed = routed.withOption(XdsClusterPolicy.REQUEST_HASH, requestHash);
-      }
-      call = next.newCall(method, routed);
+      call = next.newCall(method, options.withOption(ChosenCluster.KEY, chosen));
     } catch (RuntimeException e) {
       release();
       throw e;
@@ -79,13 +75,13 @@ final class ClusterCallInterceptor implements ClientInterceptor {
   }
 
   private void release() {
-    if (released.compareAndSet(false, true)) {
+    if (RELEASED.compareAndSet(this, 0, 1)) {
       ref.releaseFromCall();
     }
   }
 
   @Override
   public String toString() {
-    return "ClusterCallInterceptor{" + ref.cluster() + "}";
+    return "ClusterCallInterceptor{" + chosen + "}";
   }
 }

@@ -1,6 +1,7 @@
 package io.jxds.balancer.internal.resolver;
 
 import io.grpc.SynchronizationContext;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -101,15 +102,22 @@ final class ClusterRefs {
   /** One cluster's count. Taken and dropped by calls on any thread. */
   final class ClusterRef {
     private final String cluster;
+    private final ChosenCluster chosen;
     private final AtomicInteger count = new AtomicInteger(1);
 
     private ClusterRef(String cluster) {
       this.cluster = cluster;
+      this.chosen = ChosenCluster.of(cluster);
     }
 
     /** The cluster. */
     String cluster() {
       return cluster;
+    }
+
+    /** The cluster as a call's option carries it, without a request hash: made once, not per call. */
+    ChosenCluster chosen() {
+      return chosen;
     }
 
     /** Takes a call's reference, unless the count already reached zero (then false). */

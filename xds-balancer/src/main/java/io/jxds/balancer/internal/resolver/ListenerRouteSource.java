@@ -4,10 +4,12 @@ import io.grpc.Status;
 import io.jxds.api.ResourceWatcher;
 import io.jxds.api.WatchHandle;
 import io.jxds.api.internal.route.VirtualHostSelector;
+import io.jxds.api.model.HttpFilter;
 import io.jxds.api.model.ListenerUpdate;
 import io.jxds.api.model.RouteConfigurationUpdate;
 import io.jxds.api.model.route.VirtualHost;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -46,7 +48,9 @@ public final class ListenerRouteSource implements RouteSource {
   private @Nullable RdsWatcher rdsWatcher;
   /** The listener's {@code max_stream_duration}, every route's default timeout (gRFC A31). */
   private Optional<Duration> listenerTimeout = Optional.empty();
-  /** The routes in use and where they came from, rebuilt when the listener's timeout changes. */
+  /** The listener's fault filters (gRFC A33, A39). */
+  private List<HttpFilter> listenerFilters = List.of();
+  /** The routes in use and where they came from, rebuilt when the listener's timeout or filters change. */
   private @Nullable RouteConfigurationUpdate lastRoutes;
   private String lastWhich = "";
   /** The channel's id for the {@code io.grpc.channel_id} hash policy (gRFC A42): one per channel. */
@@ -86,8 +90,10 @@ public final class ListenerRouteSource implements RouteSource {
   }
 
   private void onListener(ListenerUpdate listener) {
-    boolean timeoutChanged = !listener.maxStreamDuration().equals(listenerTimeout);
+    boolean listenerChanged = !listener.maxStreamDuration().equals(listenerTimeout)
+        || !listener.httpFilters().equals(listenerFilters);
     listenerTimeout = listener.maxStreamDuration();
+    listenerFilters = listener.httpFilters();
     if (listener.inlineRouteConfiguration().isPresent()) {
       cancelRds();
       onRoutes(listener.inlineRouteConfiguration().get(), "the inline route configuration");
@@ -95,8 +101,8 @@ public final class ListenerRouteSource implements RouteSource {
     }
     String name = listener.rdsName().orElseThrow();
     if (name.equals(rdsName)) {
-      if (timeoutChanged && routing && lastRoutes != null) {
-        onRoutes(lastRoutes, lastWhich); // the same routes with the listener's new default timeout
+      if (listenerChanged && routing && lastRoutes != null) {
+        onRoutes(lastRoutes, lastWhich); // the same routes with the listener's new timeout or filters
       }
       return; // the same route configuration: its watch carries on
     }
@@ -115,7 +121,8 @@ public final class ListenerRouteSource implements RouteSource {
     }
     lastRoutes = routes;
     lastWhich = which;
-    VirtualHostRoutes table = new VirtualHostRoutes(host, random, where, listenerTimeout, channelId);
+    FaultFilters faults = new FaultFilters(listenerFilters, random, request.scheduler(), ActiveFaults.PROCESS);
+    VirtualHostRoutes table = new VirtualHostRoutes(host, random, where, listenerTimeout, channelId, faults);
     logger.debug("{}: routing by virtual host {} of {}, clusters {}", where, host.name(), which, table.clusters());
     routing = true;
     lastError = null;

@@ -5,6 +5,7 @@ import io.jxds.api.internal.route.HeaderReader;
 import io.jxds.api.model.route.HashPolicy;
 import io.jxds.api.model.route.RegexRewrite;
 import io.jxds.balancer.internal.hash.XxHash64;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * {@link HeaderReader}) made once.
  */
 public final class RequestHash {
+  private static final ChosenCluster NO_CLUSTER = ChosenCluster.of("");
+
   private final Entry[] entries;
   private final long channelIdHash;
 
@@ -55,31 +58,39 @@ public final class RequestHash {
    *     the application's {@code REQUEST_HASH}, the {@code hashHeader}, else a random hash)
    */
   public @Nullable Long hash(Metadata headers) {
+    ChosenCluster chosen = chosen(NO_CLUSTER, headers);
+    return chosen.hasRequestHash() ? Long.valueOf(chosen.requestHash()) : null;
+  }
+
+  /**
+   * The call's choice with its hash: one object for the one call option the call sets (public for
+   * the benchmarks).
+   *
+   * @param chosen the call's cluster, without a hash
+   * @param headers the call's headers
+   * @return {@code chosen} with the hash, or {@code chosen} itself when no entry produced one
+   */
+  public ChosenCluster chosen(ChosenCluster chosen, Metadata headers) {
     boolean any = false;
     long hash = 0;
     for (Entry e : entries) {
-      Long next = e.channelId ? Long.valueOf(channelIdHash) : headerHash(e, headers);
-      if (next != null) {
-        hash = any ? Long.rotateLeft(hash, 1) ^ next : next;
-        any = true;
-        if (e.terminal) {
-          break;
+      long next;
+      if (e.channelId) {
+        next = channelIdHash;
+      } else {
+        String value = e.header == null ? null : e.header.read(headers);
+        if (value == null) {
+          continue;
         }
+        next = XxHash64.hash(e.rewrite == null ? value : e.rewrite.rewrite(value));
+      }
+      hash = any ? Long.rotateLeft(hash, 1) ^ next : next;
+      any = true;
+      if (e.terminal) {
+        break;
       }
     }
-    return any ? hash : null;
-  }
-
-  private static @Nullable Long headerHash(Entry e, Metadata headers) {
-    HeaderReader reader = e.header;
-    String value = reader == null ? null : reader.read(headers);
-    if (value == null) {
-      return null;
-    }
-    if (e.rewrite != null) {
-      value = e.rewrite.rewrite(value);
-    }
-    return XxHash64.hash(value);
+    return any ? chosen.withRequestHash(hash) : chosen;
   }
 
   private static byte[] longBytes(long v) {

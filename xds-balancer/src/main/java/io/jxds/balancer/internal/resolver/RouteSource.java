@@ -5,6 +5,8 @@ import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.XdsClient;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a resolver's route tables come from: the seam between the resolver and the listener and
@@ -44,9 +46,17 @@ public interface RouteSource {
    *     override, else the target's name escaped as an authority)
    * @param client the client to watch with; the resolver owns it
    * @param syncContext the channel's; every watcher and every sink call runs there
+   * @param scheduler the channel's ({@code NameResolver.Args.getScheduledExecutorService()}), for
+   *     fault-injected delays (gRFC A33); null: delays and aborts are not injected
    */
   record Request(String target, String listenerName, String authority, XdsClient client,
-      SynchronizationContext syncContext) {
+      SynchronizationContext syncContext, @Nullable ScheduledExecutorService scheduler) {
+    /** A request without a scheduler (no fault injection), for tests. */
+    public Request(String target, String listenerName, String authority, XdsClient client,
+        SynchronizationContext syncContext) {
+      this(target, listenerName, authority, client, syncContext, null);
+    }
+
     public Request {
       Objects.requireNonNull(target, "target");
       Objects.requireNonNull(listenerName, "listenerName");

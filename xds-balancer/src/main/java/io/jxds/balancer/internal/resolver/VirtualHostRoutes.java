@@ -57,6 +57,12 @@ final class VirtualHostRoutes implements RouteTable {
    */
   VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where,
       Optional<Duration> listenerTimeout, long channelId) {
+    this(host, random, where, listenerTimeout, channelId, FaultFilters.NONE);
+  }
+
+  /** @param faults the listener's fault filters (gRFC A33, A39) */
+  VirtualHostRoutes(VirtualHost host, Supplier<? extends RandomGenerator> random, String where,
+      Optional<Duration> listenerTimeout, long channelId, FaultFilters faults) {
     Map<Route, RouteCallConfig> configs = RouteCallConfig.forHost(host, listenerTimeout, channelId);
     this.engine = io.jxds.api.internal.route.RouteTable.of(host);
     this.clusters = Collections.unmodifiableSet(new LinkedHashSet<>(engine.clusterNames()));
@@ -74,7 +80,8 @@ final class VirtualHostRoutes implements RouteTable {
       } else {
         byCluster = new RouteChoice[names.size()];
         for (int i = 0; i < byCluster.length; i++) {
-          byCluster[i] = new RouteChoice.ToCluster(names.get(i), configs.get(e.route()));
+          byCluster[i] = new RouteChoice.ToCluster(names.get(i),
+              configs.get(e.route()).withFaults(faults.forCluster(host, e.route(), i)));
         }
       }
       choices[e.index()] = byCluster;

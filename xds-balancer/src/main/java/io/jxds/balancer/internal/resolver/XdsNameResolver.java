@@ -150,7 +150,8 @@ final class XdsNameResolver extends NameResolver {
         Attributes.newBuilder().set(XdsClusterPolicy.XDS_CLIENT_ATTRIBUTE, lease.client()).build(), router);
     logger.debug("{}: watching listener {} for authority {}", target.uri(), listenerName.getValue(), authority);
     source = sources.start(
-        new RouteSource.Request(target.uri(), listenerName.getValue(), authority, lease.client(), syncContext),
+        new RouteSource.Request(target.uri(), listenerName.getValue(), authority, lease.client(), syncContext,
+            args.getScheduledExecutorService()),
         new Sink());
   }
 

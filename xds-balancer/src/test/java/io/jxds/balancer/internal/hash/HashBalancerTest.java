@@ -19,6 +19,7 @@ import io.jxds.api.model.Endpoint;
 import io.jxds.api.model.HealthStatus;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.balancer.XdsClusterPolicy;
+import io.jxds.balancer.internal.manager.ChosenCluster;
 import io.jxds.balancer.internal.locality.LocalityConfig;
 import io.jxds.balancer.internal.locality.LocalityGroup;
 import io.jxds.balancer.internal.tree.EndpointLocality;
@@ -113,6 +114,27 @@ class HashBalancerTest {
     for (int i = 0; i < 50; i++) {
       assertThat(picked(args(CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, 77L), headers)))
           .isEqualTo(byOption);
+    }
+  }
+
+  @Test
+  void aRoutesRequestHashWinsOverTheApplicationsAndALoneClusterChoiceLeavesItTheirs() {
+    accept(RING, locality("a", 1, ep(1), ep(2), ep(3), ep(4)));
+    helper.readyAll();
+    Map<Long, InetSocketAddress> byHash = new HashMap<>();
+    for (long h = 0; h < 64; h++) {
+      byHash.put(h * 0x9E3779B97F4A7C15L, picked(withHash(h * 0x9E3779B97F4A7C15L)));
+    }
+    long appHash = 0;
+    long routeHash = byHash.keySet().stream().filter(h -> !byHash.get(h).equals(byHash.get(0L))).findFirst()
+        .orElseThrow();
+    CallOptions app = CallOptions.DEFAULT.withOption(XdsClusterPolicy.REQUEST_HASH, appHash);
+
+    for (int i = 0; i < 20; i++) {
+      assertThat(picked(args(app.withOption(ChosenCluster.KEY, ChosenCluster.of("c").withRequestHash(routeHash)),
+          new Metadata()))).as("the route's hash").isEqualTo(byHash.get(routeHash));
+      assertThat(picked(args(app.withOption(ChosenCluster.KEY, ChosenCluster.of("c")), new Metadata())))
+          .as("no route hash: the application's").isEqualTo(byHash.get(appHash));
     }
   }
 

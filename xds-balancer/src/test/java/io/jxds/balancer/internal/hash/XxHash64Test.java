@@ -34,4 +34,20 @@ class XxHash64Test {
     assertThat(XxHash64.hash(new byte[0], 668718853)).isEqualTo(0x04E830582A31A119L);
     assertThat(XxHash64.hash("a".getBytes(StandardCharsets.UTF_8), 191961062)).isEqualTo(0x6E05BA2887C97977L);
   }
+
+  @Test
+  void asciiTextHashesAsItsBytesAtEveryLengthAndOtherTextAsItsUtf8() {
+    java.util.Random random = new java.util.Random(7);
+    for (int length = 0; length <= 100; length++) {
+      char[] chars = new char[length];
+      for (int i = 0; i < length; i++) {
+        chars[i] = (char) random.nextInt(0x80);
+      }
+      String text = new String(chars);
+      assertThat(XxHash64.hash(text)).as("length %d", length)
+          .isEqualTo(XxHash64.hash(text.getBytes(StandardCharsets.US_ASCII), 0));
+    }
+    String accented = "caf\u00e9 \ufffd and more than thirty-two chars";
+    assertThat(XxHash64.hash(accented)).isEqualTo(XxHash64.hash(accented.getBytes(StandardCharsets.UTF_8), 0));
+  }
 }

@@ -54,7 +54,7 @@ class TableRouterTest {
 
     FakeCall call = start();
 
-    assertThat(call.options.getOption(ChosenCluster.KEY)).isEqualTo("b");
+    assertThat(call.options.getOption(ChosenCluster.KEY).cluster()).isEqualTo("b");
     assertThat(((CallRoute.Routed) call.route).methodConfig()).isSameAs(METHOD_CONFIG);
   }
 
@@ -103,7 +103,7 @@ class TableRouterTest {
 
     assertThat(clusters()).containsExactly("a", "b");
     assertThat(pushed).containsExactly(Set.of("a", "b"));
-    assertThat(start().options.getOption(ChosenCluster.KEY)).isEqualTo("b");
+    assertThat(start().options.getOption(ChosenCluster.KEY).cluster()).isEqualTo("b");
   }
 
   @Test
@@ -113,7 +113,7 @@ class TableRouterTest {
     install(table(Set.of("a", "b"), call -> "b"));
 
     assertThat(pushed).hasSize(1);
-    assertThat(start().options.getOption(ChosenCluster.KEY)).isEqualTo("b");
+    assertThat(start().options.getOption(ChosenCluster.KEY).cluster()).isEqualTo("b");
   }
 
   @Test
@@ -127,7 +127,7 @@ class TableRouterTest {
 
     FakeCall call = start();
 
-    assertThat(call.options.getOption(ChosenCluster.KEY)).isEqualTo("a");
+    assertThat(call.options.getOption(ChosenCluster.KEY).cluster()).isEqualTo("a");
   }
 
   @Test

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  *       dropped: it is concluded once the name has been missing for the resource timeout, counted
  *       from when it was first seen missing (across streams), by a timer or by the next response
  *       that still lacks it.
- *   <li>gRFC A53: with the server's {@code ignore_resource_deletion}, a deletion of a value is
+ *   <li>gRFC A53: with the serving server's {@code ignore_resource_deletion}, a deletion of a value is
  *       ignored, with one warning; the value stays.
  *   <li>Delta: {@code removed_resources} is a deletion, on the wire or retained.
  * </ul>
@@ -34,14 +34,15 @@ final class AbsenceRules {
   private static final Logger log = LoggerFactory.getLogger(AbsenceRules.class);
 
   private final Duration resourceTimeout;
-  private final boolean ignoreResourceDeletion;
+  /** gRFC A53: whether the serving server has {@code ignore_resource_deletion}. */
+  private final BooleanSupplier ignoreResourceDeletion;
   /** Monotonic nanoseconds: how long a deletion has been postponed. */
   private final LongSupplier nanoTicker;
   /** Whether the serving stream speaks state of the world. */
   private final BooleanSupplier stateOfTheWorld;
   private final WatcherDelivery delivery;
 
-  AbsenceRules(Duration resourceTimeout, boolean ignoreResourceDeletion, LongSupplier nanoTicker,
+  AbsenceRules(Duration resourceTimeout, BooleanSupplier ignoreResourceDeletion, LongSupplier nanoTicker,
       BooleanSupplier stateOfTheWorld, WatcherDelivery delivery) {
     this.resourceTimeout = resourceTimeout;
     this.ignoreResourceDeletion = ignoreResourceDeletion;
@@ -129,7 +130,7 @@ final class AbsenceRules {
     if (entry.absent()) {
       return;
     }
-    if (entry.value() != null && ignoreResourceDeletion) {
+    if (entry.value() != null && ignoreResourceDeletion.getAsBoolean()) {
       if (entry.ignoreDeletion()) {
         log.warn(
             "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",

@@ -62,6 +62,9 @@ public final class ResourceCache {
      */
     boolean stateOfTheWorld();
 
+    /** gRFC A53: whether the serving server has {@code ignore_resource_deletion}. */
+    boolean ignoreResourceDeletion();
+
     /** Whether requests written now reach a ready stream (so a timer may start). */
     boolean streamReady();
   }
@@ -111,7 +114,6 @@ public final class ResourceCache {
    * @param resourceTimeout how long a watched name may await its answer (the does-not-exist timer)
    * @param cacheRetention how long the value of a resource nobody watches stays cached (off the
    *     wire); zero forgets it at once
-   * @param ignoreResourceDeletion gRFC A53: the server's {@code ignore_resource_deletion}
    * @param clock stamps update times
    * @param nanoTicker monotonic time, in nanoseconds, for how long a deletion has been postponed
    */
@@ -119,7 +121,6 @@ public final class ResourceCache {
       String nodeId,
       Duration resourceTimeout,
       Duration cacheRetention,
-      boolean ignoreResourceDeletion,
       SynchronizationContext syncContext,
       ScheduledExecutorService scheduler,
       Clock clock,
@@ -134,7 +135,7 @@ public final class ResourceCache {
     this.listener = listener;
     this.delivery = new WatcherDelivery(nodeId, syncContext, listener::stateChanged, listener::publishStatusNow);
     this.absence =
-        new AbsenceRules(resourceTimeout, ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
+        new AbsenceRules(resourceTimeout, servers::ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
     this.delta = new DeltaResponses(clock, () -> ++responseSequence, delivery, absence);
   }
 

@@ -62,6 +62,7 @@ public final class AdsStreamController {
   private final ServerId server;
   private final AdsTransport transport;
   private final boolean delta;
+  private final boolean ignoreResourceDeletion;
   private final ResourceCache cache;
   private final SynchronizationContext syncContext;
   private final ScheduledExecutorService scheduler;
@@ -137,6 +138,7 @@ public final class AdsStreamController {
     this.server = server;
     this.transport = ads.transport();
     this.delta = ads.delta();
+    this.ignoreResourceDeletion = ads.ignoreResourceDeletion();
     this.inactive = server.index() > 0;
     this.cache = cache;
     this.syncContext = syncContext;
@@ -180,6 +182,11 @@ public final class AdsStreamController {
   /** Whether this controller speaks delta xDS. */
   public boolean isDelta() {
     return delta;
+  }
+
+  /** gRFC A53: whether this server has {@code ignore_resource_deletion}. */
+  public boolean ignoresResourceDeletion() {
+    return ignoreResourceDeletion;
   }
 
   /** A name of a type went on or off the wire: tell the server (or open the stream). */

@@ -78,6 +78,16 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
     return !controllers.get(serving).isDelta();
   }
 
+  /**
+   * gRFC A53: whether the serving server has {@code ignore_resource_deletion} (a feature of each
+   * server, so a fallback's own applies while it serves).
+   */
+  @Override
+  public boolean ignoreResourceDeletion() {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    return controllers.get(serving).ignoresResourceDeletion();
+  }
+
   /** Whether any active server's stream is ready: a timer may start. */
   @Override
   public boolean streamReady() {
