@@ -75,8 +75,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code requestHashPickPerCall}: both set one option; the route side also reads and hashes the
  * header. On an {@code xds:///} channel the application's {@code REQUEST_HASH} call sets two
  * options (its own, then the resolver's chosen cluster), the route's hash rides in the second.
- * Allocation per call ({@code -prof gc}, 2026-11-26): {@code routeNone} 184 B,
- * {@code routeTimeoutRetryHash} 512 B before the single option, see docs/benchmarks.md for after.
+ *
+ * <p>Figures (2026-11-27, load 20–26: allocation from {@code -prof gc}, time from {@link
+ * PerRouteCpuRatio}'s thread CPU, p10 / median): {@code routeNone} 184 B, 154 / 193 ns;
+ * {@code routeTimeoutRetryHash} 264 B (512 B with the hash as a second option), 151 / 182 ns,
+ * 0.92–0.98× / 0.88–0.94× (target met); {@code requestHashPickPerCall} 208 B, 104 / 124 ns;
+ * {@code routeHeaderHashPick} 264 B, 135 / 160 ns, 1.24–1.29× (target not met; the header read
+ * alone, 48 B and about 19 ns, exceeds the 14 ns bare {@code requestHashPick}, so ≤ 1.2× of that is
+ * out of reach); {@code requestHashPickRouted} 420 B, 232 / 281 ns. docs/benchmarks.md, "Per-route
+ * settings".
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar PerRouteBenchmark -f 2 -wi 3 -i 5 -w 1
  * -r 1 -t 1 -prof gc}; on a busy machine {@link PerRouteCpuRatio} (thread CPU time, both sides

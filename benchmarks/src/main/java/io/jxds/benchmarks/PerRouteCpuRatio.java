@@ -38,7 +38,8 @@ public final class PerRouteCpuRatio {
     hashes.put("requestHashPickRouted", bench::requestHashPickRouted);
     hashes.put("requestHashPick", bench::requestHashPick);
     hashes.put("hashHeaderPick", bench::hashHeaderPick);
-    hashes.put("partHeaderRead + requestHashPick", () -> bench.partHeaderRead() == null ? null : bench.requestHashPick());
+    hashes.put("partHeaderRead + requestHashPick",
+        () -> bench.partHeaderRead() == null ? null : bench.requestHashPick());
     run(hashes, rounds);
   }
 

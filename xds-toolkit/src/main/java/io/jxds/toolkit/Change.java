@@ -39,6 +39,8 @@ public record Change(Kind kind, String cluster, String subject, String before, S
     CIRCUIT_BREAKER,
     /** What connections require of TLS changes. */
     TLS,
+    /** Outlier detection (gRFC A50) is turned on or off, or its settings change. */
+    OUTLIER_DETECTION,
     /** A listener appears. */
     LISTENER_ADDED,
     /** A listener goes away: its channels fail. */

@@ -2,6 +2,7 @@ package io.jxds.toolkit;
 
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.LocalityId;
+import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.UpstreamTlsSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,9 @@ import java.util.OptionalInt;
  * @param maxConcurrentRequests the circuit breaker: RPCs in flight beyond it fail (gRFC A32)
  * @param loadReporting whether the client reports load for it ({@code lrs_server: self})
  * @param tls what its connections require; empty for plaintext
+ * @param outlierDetection the outlier detection its balancer runs (gRFC A50): the cluster's
+ *     {@code outlier_detection} with the defaults filled in; empty when off (unset, or neither the
+ *     success-rate nor the failure-percentage algorithm is enforced, so nothing is ejected)
  */
 public record ClusterPlan(
     String name,
@@ -47,7 +51,8 @@ public record ClusterPlan(
     Fraction dropped,
     long maxConcurrentRequests,
     boolean loadReporting,
-    Optional<UpstreamTlsSettings> tls) {
+    Optional<UpstreamTlsSettings> tls,
+    Optional<OutlierDetection> outlierDetection) {
   /** Whether a cluster serves. */
   public enum State {
     /** A priority serves. */
@@ -95,6 +100,7 @@ public record ClusterPlan(
    * @param maxConcurrentRequests the circuit breaker
    * @param loadReporting whether load is reported
    * @param tls the TLS settings
+   * @param outlierDetection the outlier detection, empty when off
    */
   public ClusterPlan {
     Objects.requireNonNull(name, "name");
@@ -110,6 +116,45 @@ public record ClusterPlan(
     drops = List.copyOf(drops);
     Objects.requireNonNull(dropped, "dropped");
     Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(outlierDetection, "outlierDetection");
+  }
+
+  /**
+   * A plan without outlier detection (the form before outlier detection was planned).
+   *
+   * @param name the name
+   * @param state the state
+   * @param detail the failure text
+   * @param edsServiceName the EDS service name
+   * @param lbPolicy the policy
+   * @param shareBasis what shares mean
+   * @param servingPriority the serving priority
+   * @param nextPriority the next priority
+   * @param priorities the priorities
+   * @param unweightedLocalities localities without weight
+   * @param drops the drop categories
+   * @param dropped the total drop rate
+   * @param maxConcurrentRequests the circuit breaker
+   * @param loadReporting whether load is reported
+   * @param tls the TLS settings
+   */
+  public ClusterPlan(String name, State state, String detail, String edsServiceName, Optional<LbPolicy> lbPolicy,
+      ShareBasis shareBasis, OptionalInt servingPriority, OptionalInt nextPriority, List<PriorityPlan> priorities,
+      List<LocalityId> unweightedLocalities, List<DropPlan> drops, Fraction dropped, long maxConcurrentRequests,
+      boolean loadReporting, Optional<UpstreamTlsSettings> tls) {
+    this(name, state, detail, edsServiceName, lbPolicy, shareBasis, servingPriority, nextPriority, priorities,
+        unweightedLocalities, drops, dropped, maxConcurrentRequests, loadReporting, tls, Optional.empty());
+  }
+
+  /**
+   * The outlier detection the cluster's balancer runs, if {@code outlier_detection} enforces an
+   * algorithm: what the outlier detector reads (it counts and ejects only then).
+   *
+   * @param cluster the cluster's {@code outlier_detection}, decoded
+   * @return the effective settings, empty when off
+   */
+  public static Optional<OutlierDetection> effective(Optional<OutlierDetection> cluster) {
+    return cluster.filter(OutlierDetection::enabled);
   }
 
   /**

@@ -35,10 +35,21 @@ public record Fraction(BigInteger numerator, BigInteger denominator) implements 
       numerator = numerator.negate();
       denominator = denominator.negate();
     }
-    BigInteger gcd = numerator.gcd(denominator);
-    if (!gcd.equals(BigInteger.ONE) && gcd.signum() != 0) {
-      numerator = numerator.divide(gcd);
-      denominator = denominator.divide(gcd);
+    if (numerator.bitLength() < 63 && denominator.bitLength() < 63) {
+      // Shares are mostly small: reduce in longs (BigInteger.gcd allocates as it goes).
+      long n = numerator.longValue();
+      long d = denominator.longValue();
+      long gcd = gcd(Math.abs(n), d);
+      if (gcd > 1) {
+        numerator = BigInteger.valueOf(n / gcd);
+        denominator = BigInteger.valueOf(d / gcd);
+      }
+    } else {
+      BigInteger gcd = numerator.gcd(denominator);
+      if (!gcd.equals(BigInteger.ONE) && gcd.signum() != 0) {
+        numerator = numerator.divide(gcd);
+        denominator = denominator.divide(gcd);
+      }
     }
   }
 
@@ -60,6 +71,10 @@ public record Fraction(BigInteger numerator, BigInteger denominator) implements 
    * @return {@code this × other}
    */
   public Fraction times(Fraction other) {
+    if (fitsInt() && other.fitsInt()) {
+      return new Fraction(BigInteger.valueOf(numerator.longValue() * other.numerator.longValue()),
+          BigInteger.valueOf(denominator.longValue() * other.denominator.longValue()));
+    }
     return new Fraction(numerator.multiply(other.numerator), denominator.multiply(other.denominator));
   }
 
@@ -70,6 +85,18 @@ public record Fraction(BigInteger numerator, BigInteger denominator) implements 
    * @return {@code this + other}
    */
   public Fraction plus(Fraction other) {
+    if (other.numerator.signum() == 0) {
+      return this;
+    }
+    if (numerator.signum() == 0) {
+      return other;
+    }
+    if (fitsInt() && other.fitsInt()) {
+      long d = denominator.longValue();
+      long od = other.denominator.longValue();
+      return new Fraction(BigInteger.valueOf(numerator.longValue() * od + other.numerator.longValue() * d),
+          BigInteger.valueOf(d * od));
+    }
     return new Fraction(numerator.multiply(other.denominator).add(other.numerator.multiply(denominator)),
         denominator.multiply(other.denominator));
   }
@@ -113,6 +140,26 @@ public record Fraction(BigInteger numerator, BigInteger denominator) implements 
   /** {@code 3/8}, or {@code 1} and {@code 0} for whole numbers. */
   @Override
   public String toString() {
-    return denominator.equals(BigInteger.ONE) ? numerator.toString() : numerator + "/" + denominator;
+    String n = decimal(numerator);
+    return denominator.equals(BigInteger.ONE) ? n : n + "/" + decimal(denominator);
+  }
+
+  /** Both parts within 31 bits: products and sums of two such fractions fit in a long. */
+  private boolean fitsInt() {
+    return numerator.bitLength() < 32 && denominator.bitLength() < 32;
+  }
+
+  /** Long.toString where it fits: BigInteger's own divides as it goes even for small values. */
+  private static String decimal(BigInteger value) {
+    return value.bitLength() < 64 ? Long.toString(value.longValue()) : value.toString();
+  }
+
+  private static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
   }
 }

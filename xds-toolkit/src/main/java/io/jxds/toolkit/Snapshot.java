@@ -6,8 +6,11 @@ import com.google.protobuf.Message;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
 import io.envoyproxy.envoy.service.discovery.v3.Resource;
 import io.jxds.api.ResourceType;
+import io.jxds.api.XdsClient;
 import io.jxds.toolkit.internal.Checker;
 import io.jxds.toolkit.internal.KnownTypes;
+import io.jxds.toolkit.internal.live.Fetched;
+import io.jxds.toolkit.internal.live.Fetcher;
 import io.jxds.toolkit.internal.plan.Planner;
 import io.jxds.toolkit.internal.read.ResourceFinder;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,9 +45,16 @@ import java.util.List;
 public final class Snapshot {
   private final List<XdsResource> resources;
   private final List<String> notes;
+  /** NACKs a live client reported, for versions it keeps no bytes of (see {@link #fetchListener}). */
+  private final List<ResourceVerdict> clientVerdicts;
 
   private Snapshot(List<XdsResource> resources, List<String> notes) {
+    this(resources, List.of(), notes);
+  }
+
+  private Snapshot(List<XdsResource> resources, List<ResourceVerdict> clientVerdicts, List<String> notes) {
     this.resources = List.copyOf(resources);
+    this.clientVerdicts = List.copyOf(clientVerdicts);
     this.notes = List.copyOf(notes);
   }
 
@@ -139,6 +150,53 @@ public final class Snapshot {
   }
 
   /**
+   * Fetches a listener from a control plane through a jxds client, as an {@code xds:///} channel
+   * would: the listener, its route configuration, every cluster its routes name and their
+   * endpoints. Each resource the client accepted is checked and planned as a file's would be (from
+   * the bytes the client cached); one it NACKed gets the client's own NACK text, and the plan uses
+   * the good version the client keeps, if any. The walk waits until every resource is answered (a
+   * value, a NACK, or does-not-exist), at most {@code timeout}; what is missing then is a note.
+   *
+   * <pre>{@code
+   * try (DefaultXdsClient client = XdsClientBuilder.forTarget("localhost:18000", InsecureChannelCredentials.create())
+   *     .node(Node.newBuilder().setId("test-node").build()).build()) {
+   *   TrafficPlan plan = Snapshot.fetchListener(client, "payments.example.com", Duration.ofSeconds(5)).plan();
+   * }
+   * }</pre>
+   *
+   * @param client the client to fetch with (its node, server and credentials); the caller owns it
+   * @param listener the listener's name
+   * @param timeout how long to wait for answers
+   * @return the snapshot of what the client received
+   * @throws BadInputException naming the listener when it does not exist or nothing answered in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static Snapshot fetchListener(XdsClient client, String listener, Duration timeout)
+      throws BadInputException, InterruptedException {
+    return fetched(Fetcher.fetch(client, Fetcher.Root.LISTENER, listener, timeout));
+  }
+
+  /**
+   * Fetches a cluster and its endpoints from a control plane through a jxds client, as an
+   * {@code xds-cluster:///} channel would; otherwise as {@link #fetchListener}.
+   *
+   * @param client the client to fetch with; the caller owns it
+   * @param cluster the cluster's name
+   * @param timeout how long to wait for answers
+   * @return the snapshot of what the client received
+   * @throws BadInputException naming the cluster when it does not exist or nothing answered in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static Snapshot fetchCluster(XdsClient client, String cluster, Duration timeout)
+      throws BadInputException, InterruptedException {
+    return fetched(Fetcher.fetch(client, Fetcher.Root.CLUSTER, cluster, timeout));
+  }
+
+  private static Snapshot fetched(Fetched fetched) {
+    return new Snapshot(fetched.resources(), fetched.rejections(), fetched.notes());
+  }
+
+  /**
    * This snapshot's resources followed by {@code other}'s (a later resource of a name wins).
    *
    * @param other more resources
@@ -149,7 +207,9 @@ public final class Snapshot {
     list.addAll(other.resources);
     List<String> allNotes = new ArrayList<>(notes);
     allNotes.addAll(other.notes);
-    return new Snapshot(list, allNotes);
+    List<ResourceVerdict> verdicts = new ArrayList<>(clientVerdicts);
+    verdicts.addAll(other.clientVerdicts);
+    return new Snapshot(list, verdicts, allNotes);
   }
 
   /**
@@ -177,7 +237,7 @@ public final class Snapshot {
    * @return the verdicts
    */
   public CheckReport check() {
-    return Checker.check(resources, notes).report();
+    return Checker.check(resources, clientVerdicts, notes).report();
   }
 
   /**
@@ -186,7 +246,7 @@ public final class Snapshot {
    * @return the plan, with the check it was built on
    */
   public TrafficPlan plan() {
-    return Planner.plan(Checker.check(resources, notes));
+    return Planner.plan(Checker.check(resources, clientVerdicts, notes));
   }
 
   @Override
@@ -206,6 +266,15 @@ public final class Snapshot {
     }
   }
 
+  private static boolean isAscii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String readText(Path file) throws BadInputException {
     byte[] bytes;
     try {
@@ -214,6 +283,9 @@ public final class Snapshot {
       throw new BadInputException(file + ": cannot read: no such file", e);
     } catch (IOException | SecurityException e) {
       throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
+    }
+    if (isAscii(bytes)) {
+      return new String(bytes, StandardCharsets.US_ASCII); // one copy; ASCII is UTF-8 as it is
     }
     try {
       return StandardCharsets.UTF_8.newDecoder()

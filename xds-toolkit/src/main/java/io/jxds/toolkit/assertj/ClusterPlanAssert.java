@@ -1,5 +1,6 @@
 package io.jxds.toolkit.assertj;
 
+import io.jxds.api.model.OutlierDetection;
 import io.jxds.toolkit.ClusterPlan;
 import io.jxds.toolkit.EndpointPlan;
 import io.jxds.toolkit.LocalityPlan;
@@ -76,6 +77,38 @@ public final class ClusterPlanAssert extends AbstractAssert<ClusterPlanAssert, C
     if (actual.maxConcurrentRequests() != limit) {
       failWithMessage("Expected cluster %s to allow %s concurrent requests, but it allows %s", actual.name(), limit,
           actual.maxConcurrentRequests());
+    }
+    return this;
+  }
+
+  /**
+   * Checks the outlier detection the cluster's balancer runs (gRFC A50), defaults filled in.
+   *
+   * @param expected the expected settings, e.g. {@code OutlierDetection.defaults()}
+   * @return this
+   */
+  public ClusterPlanAssert hasOutlierDetection(OutlierDetection expected) {
+    isNotNull();
+    if (actual.outlierDetection().isEmpty()) {
+      failWithMessage("Expected cluster %s to run outlier detection %s, but it is off", actual.name(), expected);
+    } else if (!actual.outlierDetection().get().equals(expected)) {
+      failWithMessage("Expected cluster %s to run outlier detection %s, but it runs %s", actual.name(), expected,
+          actual.outlierDetection().get());
+    }
+    return this;
+  }
+
+  /**
+   * Checks that the cluster's balancer ejects no endpoint as an outlier: {@code outlier_detection}
+   * is unset or enforces neither algorithm.
+   *
+   * @return this
+   */
+  public ClusterPlanAssert hasOutlierDetectionOff() {
+    isNotNull();
+    if (actual.outlierDetection().isPresent()) {
+      failWithMessage("Expected cluster %s to run no outlier detection, but it runs %s", actual.name(),
+          actual.outlierDetection().get());
     }
     return this;
   }

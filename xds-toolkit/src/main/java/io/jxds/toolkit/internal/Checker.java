@@ -51,6 +51,15 @@ public final class Checker {
 
   /** Checks {@code resources} in order; {@code notes} come from reading them. */
   public static Checked check(List<XdsResource> resources, List<String> notes) {
+    return check(resources, List.of(), notes);
+  }
+
+  /**
+   * Checks {@code resources} in order, then adds {@code clientVerdicts}: NACKs a live client reported
+   * for versions the toolkit has no bytes of. Such a verdict decides a resource's plan only when no
+   * good version of it is cached (a client keeps serving the last good one).
+   */
+  public static Checked check(List<XdsResource> resources, List<ResourceVerdict> clientVerdicts, List<String> notes) {
     List<ResourceVerdict> verdicts = new ArrayList<>(resources.size());
     List<String> allNotes = new ArrayList<>(notes);
     Map<String, ClusterUpdate> clusters = new LinkedHashMap<>();
@@ -89,6 +98,16 @@ public final class Checker {
             keep(v, outcome.value, ListenerUpdate.class, listeners, listenerVerdicts);
         case ResourceTypes.ROUTE_CONFIGURATION_TYPE_URL ->
             keep(v, outcome.value, RouteConfigurationUpdate.class, routes, routeVerdicts);
+        default -> { }
+      }
+    }
+    for (ResourceVerdict v : clientVerdicts) {
+      verdicts.add(v);
+      switch (v.type()) {
+        case "CDS" -> clusterVerdicts.putIfAbsent(v.name(), v);
+        case "EDS" -> endpointVerdicts.putIfAbsent(v.name(), v);
+        case "LDS" -> listenerVerdicts.putIfAbsent(v.name(), v);
+        case "RDS" -> routeVerdicts.putIfAbsent(v.name(), v);
         default -> { }
       }
     }
@@ -163,6 +182,14 @@ public final class Checker {
     try {
       if (any.getTypeUrl().equals(ResourceType.RESOURCE_WRAPPER_TYPE_URL)) {
         any = Resource.parseFrom(any.getValue()).getResource();
+      }
+      if (!resource.typeUrl().equals(ResourceTypes.CLUSTER_TYPE_URL)
+          && !resource.typeUrl().equals(ResourceTypes.ENDPOINTS_TYPE_URL)) {
+        return List.of();
+      }
+      List<IgnoredField> fromBytes = IgnoredFields.ofBytes(resource.typeUrl(), any.getValue());
+      if (fromBytes != null) {
+        return fromBytes;
       }
       Message message;
       if (resource.typeUrl().equals(ResourceTypes.CLUSTER_TYPE_URL)) {

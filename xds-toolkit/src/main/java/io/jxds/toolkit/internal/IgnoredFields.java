@@ -1,12 +1,16 @@
 package io.jxds.toolkit.internal;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import com.google.protobuf.WireFormat;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.jxds.api.ResourceTypes;
 import io.jxds.toolkit.IgnoredField;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +108,98 @@ public final class IgnoredFields {
       }
     }
     return found;
+  }
+
+  /**
+   * {@link #of}'s answer read straight off the resource's wire bytes, without building the message
+   * (a ClusterLoadAssignment of many endpoints costs a parse otherwise); null when the bytes hold a
+   * shape this reader leaves to {@link #of}: a singular message on a rule's path given more than
+   * once (merged by a parser), or a scalar without presence in other than varint form.
+   */
+  public static List<IgnoredField> ofBytes(String typeUrl, ByteString bytes) {
+    List<IgnoredField> found = new ArrayList<>();
+    try {
+      for (Resolved r : RESOLVED.getOrDefault(typeUrl, List.of())) {
+        Match m = new Match(r.fields().length);
+        scan(bytes, r.fields(), 0, m);
+        if (m.count > 0) {
+          found.add(new IgnoredField(m.path(r.fields()), m.count, r.rule().reason()));
+        }
+      }
+    } catch (NotCanonical | IOException e) {
+      return null;
+    }
+    return found;
+  }
+
+  /** A shape {@link #ofBytes} leaves to the parse and walk. */
+  private static final class NotCanonical extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NotCanonical() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** {@link #walk} on the wire: the occurrences of {@code fields[i]} in one message's bytes. */
+  private static void scan(ByteString bytes, FieldDescriptor[] fields, int i, Match match)
+      throws IOException, NotCanonical {
+    FieldDescriptor f = fields[i];
+    boolean last = i == fields.length - 1;
+    CodedInputStream in = bytes.newCodedInput();
+    int occurrences = 0;
+    long lastVarint = 0;
+    ByteString single = null;
+    boolean otherOfOneof = false;
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      int number = WireFormat.getTagFieldNumber(tag);
+      if (number != f.getNumber()) {
+        if (f.getContainingOneof() != null) {
+          FieldDescriptor g = f.getContainingType().findFieldByNumber(number);
+          otherOfOneof |= g != null && g.getContainingOneof() == f.getContainingOneof();
+        }
+        in.skipField(tag);
+        continue;
+      }
+      int wireType = WireFormat.getTagWireType(tag);
+      if (last) {
+        if (!f.isRepeated() && !f.hasPresence()) {
+          if (wireType != WireFormat.WIRETYPE_VARINT) {
+            throw new NotCanonical();
+          }
+          lastVarint = in.readRawVarint64();
+        } else {
+          in.skipField(tag);
+        }
+        occurrences++;
+        continue;
+      }
+      if (wireType != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+        throw new NotCanonical();
+      }
+      ByteString child = in.readBytes();
+      if (f.isRepeated()) {
+        match.at[i] = occurrences;
+        scan(child, fields, i + 1, match);
+      } else {
+        single = child;
+      }
+      occurrences++;
+    }
+    if (otherOfOneof && occurrences > 0) {
+      throw new NotCanonical(); // two members of a oneof: the parser keeps the last one
+    }
+    if (last) {
+      boolean set = f.isRepeated() || f.hasPresence() ? occurrences > 0 : lastVarint != 0;
+      if (set) {
+        match.add();
+      }
+    } else if (!f.isRepeated() && occurrences > 0) {
+      if (occurrences > 1) {
+        throw new NotCanonical(); // a parser merges them: leave it to the walk
+      }
+      scan(single, fields, i + 1, match);
+    }
   }
 
   /** Every rule's message type, for the test that checks each path. */

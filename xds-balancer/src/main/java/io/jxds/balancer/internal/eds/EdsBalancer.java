@@ -215,7 +215,8 @@ public final class EdsBalancer extends LoadBalancer {
     closeDns();
     long tree = ++trees;
     Helper dnsHelper = new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker));
-    dns = new LogicalDnsBalancer( // gRFC A50 applies to a LOGICAL_DNS cluster's endpoint too
+    // gRFC A50 applies to a LOGICAL_DNS cluster's endpoint too
+    dns = new LogicalDnsBalancer(
         outliers == null ? dnsHelper : outliers.helper(dnsHelper), config.cluster(), name, outliers);
     dns.start();
   }

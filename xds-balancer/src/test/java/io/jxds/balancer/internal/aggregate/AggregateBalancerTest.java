@@ -101,6 +101,22 @@ class AggregateBalancerTest {
   }
 
   @Test
+  void eachLeafKeepsItsOwnTlsAndALeafTheChannelCannotServeFailsOver() {
+    accept();
+    aggregate("global", "tls", "b");
+    helper.run(() -> xds.setResource(ResourceTypes.CLUSTER, "tls", new ClusterUpdate("tls", "tls", false, 1024,
+        io.jxds.api.model.LbPolicy.ROUND_ROBIN,
+        java.util.Optional.of(io.jxds.api.model.UpstreamTlsSettings.mutual("default", List.of())))));
+    eds("b");
+    endpoints("b", 2);
+    helper.subchannel(address(2)).setState(ConnectivityState.READY);
+
+    // The channel's credentials are not XdsClusterCredentials: "tls" fails saying why, b serves.
+    assertThat(picked()).isEqualTo(address(2));
+    assertThat(xds.activeWatchCount(ResourceTypes.ENDPOINTS)).isEqualTo(1);
+  }
+
+  @Test
   void deletedLeafFailsOverWithoutAFailedPick() {
     serving("a", "b");
     eds("b");

@@ -85,7 +85,8 @@ class LogicalDnsOutlierDetectionTest {
     assertThat(fake.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
     Status status = fake.pick().getStatus();
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-    assertThat(status.getDescription()).contains("cluster legacy", "backend.example:8080", "ejected by outlier detection");
+    assertThat(status.getDescription())
+        .contains("cluster legacy", "backend.example:8080", "ejected by outlier detection");
     assertThat(fake.subchannels.get(0).isShutdown()).as("its connection is kept").isFalse();
 
     fake.forward(40, TimeUnit.SECONDS); // the first sweep after 30 s lets it back

@@ -220,7 +220,8 @@ class ClusterManagerBalancerTest {
   }
 
   private static PickSubchannelArgs args(String cluster) {
-    return FakeLbHelper.args(CallOptions.DEFAULT.withOption(ChosenCluster.KEY, ChosenCluster.of(cluster)), new Metadata());
+    return FakeLbHelper.args(CallOptions.DEFAULT.withOption(ChosenCluster.KEY, ChosenCluster.of(cluster)),
+        new Metadata());
   }
 
   private static SubchannelPicker picker(PickResult result) {

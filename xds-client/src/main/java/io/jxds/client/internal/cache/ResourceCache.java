@@ -134,8 +134,8 @@ public final class ResourceCache {
     this.servers = servers;
     this.listener = listener;
     this.delivery = new WatcherDelivery(nodeId, syncContext, listener::stateChanged, listener::publishStatusNow);
-    this.absence =
-        new AbsenceRules(resourceTimeout, servers::ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
+    this.absence = new AbsenceRules(
+        resourceTimeout, servers::ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
     this.delta = new DeltaResponses(clock, () -> ++responseSequence, delivery, absence);
   }
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,19 +22,24 @@ import picocli.CommandLine.Spec;
       "each cluster's plan has the serving priority, each locality's and endpoint's share, drops, the circuit",
       "breaker and TLS.",
       "FILEs hold envoy proto3 JSON: resources with \"@type\", DiscoveryResponses, an Envoy /config_dump,",
-      "a CSDS ClientStatusResponse or ClientConfig, or arrays of these. Later files win for a name."})
+      "a CSDS ClientStatusResponse or ClientConfig, or arrays of these. Later files win for a name.",
+      "With --xds-server HOST:PORT --node ID (--listener NAME | --cluster NAME) the resources are fetched",
+      "live, through jxds's own xDS client as that node: a listener, its routes, their clusters and endpoints."})
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON files to read, in order")
-  List<Path> files;
+  @Parameters(arity = "0..*", paramLabel = "FILE", description = "JSON files to read, in order")
+  List<Path> files = List.of();
+
+  @Mixin LiveSource live;
 
   @Option(names = "--json", description = "print the documented JSON (schema jxds.check/v1) instead of tables")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
-    TrafficPlan plan = Snapshot.read(files.toArray(Path[]::new)).plan();
+    live.validate(spec, !files.isEmpty());
+    TrafficPlan plan = (live.isLive() ? live.fetch(spec) : Snapshot.read(files.toArray(Path[]::new))).plan();
     int code = plan.check().anyNacked() ? Main.NACKED : 0;
     if (json) {
       CheckOutput.json(plan, code, spec.commandLine().getOut());

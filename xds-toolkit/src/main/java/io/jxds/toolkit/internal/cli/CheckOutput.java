@@ -117,6 +117,7 @@ final class CheckOutput {
     out.append("  endpoints from ").append(c.edsServiceName()).append(", max_requests ")
         .append(c.maxConcurrentRequests()).append(", ").append(c.tls().map(Texts::tls).orElse("plaintext"))
         .append(c.loadReporting() ? ", load reporting on" : "").append('\n');
+    out.append("  outlier detection: ").append(OutlierTexts.line(c.outlierDetection())).append('\n');
     if (!c.drops().isEmpty()) {
       out.append("  drops:");
       for (DropPlan d : c.drops()) {
@@ -161,7 +162,7 @@ final class CheckOutput {
 
   /** Writes the JSON to {@code out} as it goes. */
   static void json(TrafficPlan plan, int exitCode, java.io.Writer out) {
-    json(plan, exitCode, new Json(out));
+    json(plan, exitCode, new Json(out)).flush();
   }
 
   private static Json json(TrafficPlan plan, int exitCode, Json json) {
@@ -251,6 +252,7 @@ final class CheckOutput {
     } else {
       j.nullValue("tls");
     }
+    OutlierTexts.json(j, c.outlierDetection());
     j.fraction("dropped", c.dropped());
     j.beginArray("drops");
     for (DropPlan d : c.drops()) {

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
       "0:every resource is accepted",
       "1:a client would NACK a resource",
-      "2:bad input (unreadable file, not xDS JSON, unknown type) or bad arguments",
+      "2:bad input (unreadable file, not xDS JSON, unknown type) or bad arguments; live: no such listener or"
+          + " cluster, or no answer in time",
       "3:jxds itself failed",
       "4:route: the request's calls fail (no virtual host, no route, a route that does not forward)"})
 final class JxdsCommand implements Runnable {

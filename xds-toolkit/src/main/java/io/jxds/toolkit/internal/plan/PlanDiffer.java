@@ -76,6 +76,10 @@ public final class PlanDiffer {
       changes.add(new Change(Change.Kind.TLS, name, "", was.tls().map(Object::toString).orElse("plaintext"),
           now.tls().map(Object::toString).orElse("plaintext"), Optional.empty()));
     }
+    if (!was.outlierDetection().equals(now.outlierDetection())) {
+      changes.add(new Change(Change.Kind.OUTLIER_DETECTION, name, "", OutlierDetectionText.of(was.outlierDetection()),
+          OutlierDetectionText.of(now.outlierDetection()), Optional.empty()));
+    }
   }
 
   private static String priority(ClusterPlan c) {

@@ -72,7 +72,8 @@ public final class Planner {
         totalDropped(endpoints.dropOverloads()),
         cluster.maxConcurrentRequests(),
         cluster.lrsEnabled(),
-        cluster.upstreamTls());
+        cluster.upstreamTls(),
+        ClusterPlan.effective(cluster.outlierDetection()));
   }
 
   private static ClusterPlan failed(
@@ -92,7 +93,8 @@ public final class Planner {
         Fraction.ZERO,
         cluster.map(ClusterUpdate::maxConcurrentRequests).orElse(ClusterUpdate.DEFAULT_MAX_CONCURRENT_REQUESTS),
         cluster.map(ClusterUpdate::lrsEnabled).orElse(false),
-        cluster.flatMap(ClusterUpdate::upstreamTls));
+        cluster.flatMap(ClusterUpdate::upstreamTls),
+        ClusterPlan.effective(cluster.flatMap(ClusterUpdate::outlierDetection)));
   }
 
   private static ClusterPlan.ShareBasis shareBasis(LbPolicy policy) {

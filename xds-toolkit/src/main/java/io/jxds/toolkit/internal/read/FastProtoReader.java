@@ -4,24 +4,28 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.Duration;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
-import java.util.ArrayList;
+import com.google.protobuf.WireFormat;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Builds a resource's proto straight from the JSON tree that {@link JsonText} already parsed, by the
- * generated message classes' descriptors: what protobuf's JsonFormat does for the shapes xDS
- * resources use (messages, repeated fields, scalars, enums by name or number, wrapper types,
- * durations, nested {@code Any}s), without re-reading the text or going through DynamicMessage.
- * Anything else (maps, Struct, Timestamp, null values, unknown fields, numbers out of range or
- * written as exponents...) throws {@link Unsupported}, and the caller reads that resource with
- * JsonFormat instead: the two give equal protos wherever this one answers ({@code
- * FastProtoReaderTest}), and JsonFormat's messages stay the ones users see.
+ * Writes a resource's proto wire bytes straight from the JSON tree that {@link JsonText} already
+ * parsed, by the generated message classes' descriptors: what protobuf's JsonFormat and then
+ * {@code toByteString} give for the shapes xDS resources use (messages, repeated fields, scalars,
+ * enums by name or number, wrapper types, durations, nested {@code Any}s), fields in number order
+ * as protobuf writes them, without building a message. Anything else (maps, Struct, Timestamp,
+ * null values, unknown fields, numbers out of range or written as exponents...) throws
+ * {@link Unsupported}, and the caller reads that resource with JsonFormat instead: the two give
+ * equal bytes wherever this one answers ({@code FastProtoReaderTest}), and JsonFormat's messages
+ * stay the ones users see.
  */
 final class FastProtoReader {
   /** A shape this reader leaves to JsonFormat. */
@@ -34,7 +38,7 @@ final class FastProtoReader {
   }
 
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
-  private static final Map<Descriptor, Message> PROTOTYPES = new ConcurrentHashMap<>();
+  private static final Comparator<Member> BY_NUMBER = Comparator.comparingInt(m -> m.field().getNumber());
 
   private final String text;
 
@@ -42,8 +46,28 @@ final class FastProtoReader {
     this.text = text;
   }
 
-  /** The message of an {@code Any}'s JSON ({@code "@type"} and the message's fields). */
+  /** A field of an object and its JSON value. */
+  private record Member(FieldDescriptor field, JsonNode value) {}
+
+  /** The message of an {@code Any}'s JSON ({@code "@type"} and the message's fields), as its wire bytes. */
+  ByteString readAnyBytes(JsonNode n) throws Unsupported {
+    Out out = new Out();
+    anyMessage(n, out);
+    return ByteString.copyFrom(out.buf, 0, out.size);
+  }
+
+  /** {@link #readAnyBytes} parsed into the generated message (for tests). */
   Message readAny(JsonNode n) throws Unsupported {
+    ByteString bytes = readAnyBytes(n);
+    Message prototype = MessageTypes.defaultInstance(descriptor(n).getFullName()).orElseThrow();
+    try {
+      return prototype.getParserForType().parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Descriptor descriptor(JsonNode n) throws Unsupported {
     String type = n.stringMember("@type");
     if (type == null) {
       throw new Unsupported("no @type");
@@ -52,72 +76,160 @@ final class FastProtoReader {
     if (isWellKnown(d)) {
       throw new Unsupported("a well-known type in an Any");
     }
-    Message.Builder b = prototype(d).newBuilderForType();
-    fields(n, b, true);
-    return b.build();
+    return d;
   }
 
-  private void fields(JsonNode n, Message.Builder b, boolean skipType) throws Unsupported {
+  private void anyMessage(JsonNode n, Out out) throws Unsupported {
+    fields(descriptor(n), n, true, out);
+  }
+
+  private void fields(Descriptor d, JsonNode n, boolean skipType, Out out) throws Unsupported {
     if (!n.isObject()) {
       throw new Unsupported("not an object");
     }
-    Map<String, FieldDescriptor> byName = fieldsOf(b.getDescriptorForType());
-    List<FieldDescriptor> seen = new ArrayList<>(n.members().size());
+    Map<String, FieldDescriptor> byName = fieldsOf(d);
+    Member[] members = new Member[n.members().size()];
+    int count = 0;
     for (Map.Entry<String, JsonNode> m : n.members().entrySet()) {
       if (skipType && m.getKey().equals("@type")) {
         continue;
       }
       FieldDescriptor f = byName.get(m.getKey());
-      if (f == null || f.isMapField() || seen.contains(f)) {
+      if (f == null || f.isMapField()) {
         throw new Unsupported("field " + m.getKey());
       }
-      seen.add(f);
+      for (int i = 0; i < count; i++) {
+        FieldDescriptor g = members[i].field();
+        if (g == f) {
+          throw new Unsupported("field " + m.getKey() + " twice");
+        }
+        if (f.getContainingOneof() != null && g.getContainingOneof() == f.getContainingOneof()) {
+          throw new Unsupported("two fields of a oneof");
+        }
+      }
       JsonNode v = m.getValue();
       if (v.kind() == JsonNode.Kind.LITERAL && text.startsWith("null", v.start())) {
         throw new Unsupported("null");
       }
-      if (f.isRepeated()) {
-        if (!v.isArray()) {
-          throw new Unsupported("not an array");
-        }
-        for (JsonNode e : v.elements()) {
-          b.addRepeatedField(f, value(f, e, b));
-        }
-      } else {
-        if (f.getContainingOneof() != null && b.hasOneof(f.getContainingOneof())) {
-          throw new Unsupported("two fields of a oneof");
-        }
-        b.setField(f, value(f, v, b));
-      }
+      members[count++] = new Member(f, v);
+    }
+    if (count > 1) {
+      Arrays.sort(members, 0, count, BY_NUMBER);
+    }
+    for (int i = 0; i < count; i++) {
+      field(members[i].field(), members[i].value(), out);
     }
   }
 
-  private Object value(FieldDescriptor f, JsonNode v, Message.Builder parent) throws Unsupported {
-    switch (f.getJavaType()) {
-      case MESSAGE -> {
-        return message(f.getMessageType(), v, parent.newBuilderForField(f));
+  private void field(FieldDescriptor f, JsonNode v, Out out) throws Unsupported {
+    if (f.isRepeated()) {
+      if (!v.isArray()) {
+        throw new Unsupported("not an array");
       }
-      case STRING -> {
-        return string(v);
+      List<JsonNode> elements = v.elements();
+      if (elements.isEmpty()) {
+        return;
       }
-      case BOOLEAN -> {
-        return bool(v);
-      }
-      case INT -> {
-        boolean unsigned = f.getType() == FieldDescriptor.Type.UINT32 || f.getType() == FieldDescriptor.Type.FIXED32;
-        return (int) integer(v, unsigned ? 0 : Integer.MIN_VALUE, unsigned ? 0xFFFF_FFFFL : Integer.MAX_VALUE);
-      }
-      case LONG -> {
-        if (f.getType() == FieldDescriptor.Type.UINT64 || f.getType() == FieldDescriptor.Type.FIXED64) {
-          throw new Unsupported("uint64");
+      if (f.isPacked()) {
+        out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        int start = out.begin();
+        for (JsonNode e : elements) {
+          scalar(f, e, out, true);
         }
-        return integer(v, Long.MIN_VALUE, Long.MAX_VALUE);
+        out.end(start);
+      } else {
+        for (JsonNode e : elements) {
+          value(f, e, out, true);
+        }
+      }
+      return;
+    }
+    value(f, v, out, f.hasPresence());
+  }
+
+  /** One value with its tag; a scalar without presence is left out when it is its default, as protobuf does. */
+  private void value(FieldDescriptor f, JsonNode v, Out out, boolean always) throws Unsupported {
+    if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+      out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
+      int start = out.begin();
+      message(f.getMessageType(), v, out);
+      out.end(start);
+      return;
+    }
+    int mark = out.size;
+    out.tag(f.getNumber(), f.getLiteType().getWireType());
+    if (!scalar(f, v, out, always)) {
+      out.size = mark; // the default: not written
+    }
+  }
+
+  /** Writes a scalar's value (no tag); false when it is the default and {@code always} is false. */
+  private boolean scalar(FieldDescriptor f, JsonNode v, Out out, boolean always) throws Unsupported {
+    switch (f.getType()) {
+      case STRING -> {
+        String s = string(v);
+        if (s.isEmpty() && !always) {
+          return false;
+        }
+        out.bytes(s.getBytes(StandardCharsets.UTF_8));
+      }
+      case BYTES -> {
+        byte[] b;
+        try {
+          b = Base64.getDecoder().decode(string(v));
+        } catch (IllegalArgumentException e) {
+          throw new Unsupported("base64");
+        }
+        if (b.length == 0 && !always) {
+          return false;
+        }
+        out.bytes(b);
+      }
+      case BOOL -> {
+        boolean b = bool(v);
+        if (!b && !always) {
+          return false;
+        }
+        out.varint(b ? 1 : 0);
+      }
+      case INT32 -> {
+        return varint(integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE), out, always);
+      }
+      case UINT32 -> {
+        return varint(integer(v, 0, 0xFFFF_FFFFL), out, always);
+      }
+      case SINT32 -> {
+        int i = (int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        return varint((i << 1) ^ (i >> 31) & 0xFFFF_FFFFL, out, always);
+      }
+      case FIXED32, SFIXED32 -> {
+        long i = f.getType() == FieldDescriptor.Type.FIXED32 ? integer(v, 0, 0xFFFF_FFFFL)
+            : integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        if (i == 0 && !always) {
+          return false;
+        }
+        out.fixed32((int) i);
+      }
+      case INT64 -> {
+        return varint(integer(v, Long.MIN_VALUE, Long.MAX_VALUE), out, always);
+      }
+      case SINT64 -> {
+        long i = integer(v, Long.MIN_VALUE, Long.MAX_VALUE);
+        return varint((i << 1) ^ (i >> 63), out, always);
+      }
+      case SFIXED64 -> {
+        long i = integer(v, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (i == 0 && !always) {
+          return false;
+        }
+        out.fixed64(i);
       }
       case DOUBLE -> {
-        return decimal(v);
-      }
-      case FLOAT -> {
-        throw new Unsupported("float");
+        long bits = Double.doubleToRawLongBits(decimal(v));
+        if (bits == 0 && !always) {
+          return false;
+        }
+        out.fixed64(bits);
       }
       case ENUM -> {
         EnumValueDescriptor e = v.kind() == JsonNode.Kind.STRING ? f.getEnumType().findValueByName(v.string())
@@ -125,56 +237,78 @@ final class FastProtoReader {
         if (e == null) {
           throw new Unsupported("enum value");
         }
-        return e;
+        return varint(e.getNumber(), out, always);
       }
-      case BYTE_STRING -> {
-        try {
-          return ByteString.copyFrom(Base64.getDecoder().decode(string(v)));
-        } catch (IllegalArgumentException e) {
-          throw new Unsupported("base64");
-        }
-      }
-      default -> throw new Unsupported(f.getJavaType().name());
+      default -> throw new Unsupported(f.getType().name()); // uint64, fixed64, float, group
     }
+    return true;
   }
 
-  /** A message field's value: well-known wrappers and durations as proto3 JSON writes them. */
-  private Message message(Descriptor d, JsonNode v, Message.Builder b) throws Unsupported {
+  /** An int32, uint32 or int64 as protobuf writes it (a negative int32 sign-extended to ten bytes). */
+  private static boolean varint(long value, Out out, boolean always) {
+    if (value == 0 && !always) {
+      return false;
+    }
+    out.varint(value);
+    return true;
+  }
+
+  /**
+   * A message field's value, without its tag and length: well-known wrappers and durations as
+   * proto3 JSON writes them.
+   */
+  private void message(Descriptor d, JsonNode v, Out out) throws Unsupported {
     String name = d.getFullName();
     switch (name) {
-      case "google.protobuf.UInt32Value" -> {
-        return b.setField(d.findFieldByNumber(1), (int) integer(v, 0, 0xFFFF_FFFFL)).build();
-      }
-      case "google.protobuf.Int32Value" -> {
-        return b.setField(d.findFieldByNumber(1), (int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE)).build();
-      }
-      case "google.protobuf.Int64Value" -> {
-        return b.setField(d.findFieldByNumber(1), integer(v, Long.MIN_VALUE, Long.MAX_VALUE)).build();
-      }
-      case "google.protobuf.BoolValue" -> {
-        return b.setField(d.findFieldByNumber(1), bool(v)).build();
-      }
+      case "google.protobuf.UInt32Value" -> wrapped(1, integer(v, 0, 0xFFFF_FFFFL), out);
+      case "google.protobuf.Int32Value" -> wrapped(1, integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE), out);
+      case "google.protobuf.Int64Value" -> wrapped(1, integer(v, Long.MIN_VALUE, Long.MAX_VALUE), out);
+      case "google.protobuf.BoolValue" -> wrapped(1, bool(v) ? 1 : 0, out);
       case "google.protobuf.StringValue" -> {
-        return b.setField(d.findFieldByNumber(1), string(v)).build();
+        String s = string(v);
+        if (!s.isEmpty()) {
+          out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          out.bytes(s.getBytes(StandardCharsets.UTF_8));
+        }
       }
       case "google.protobuf.DoubleValue" -> {
-        return b.setField(d.findFieldByNumber(1), decimal(v)).build();
+        long bits = Double.doubleToRawLongBits(decimal(v));
+        if (bits != 0) {
+          out.tag(1, WireFormat.WIRETYPE_FIXED64);
+          out.fixed64(bits);
+        }
       }
-      case "google.protobuf.Duration" -> {
-        return duration(string(v));
-      }
+      case "google.protobuf.Duration" -> duration(string(v), out);
       case "google.protobuf.Any" -> {
-        Message inner = readAny(v);
-        return com.google.protobuf.Any.newBuilder().setTypeUrl(v.stringMember("@type"))
-            .setValue(inner.toByteString()).build();
+        String type = v.stringMember("@type");
+        if (type == null) {
+          throw new Unsupported("no @type");
+        }
+        out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        out.bytes(type.getBytes(StandardCharsets.UTF_8));
+        int mark = out.size;
+        out.tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        int start = out.begin();
+        anyMessage(v, out);
+        if (out.size == start) {
+          out.size = mark; // an empty message: no value field
+        } else {
+          out.end(start);
+        }
       }
       default -> {
         if (isWellKnown(d)) {
           throw new Unsupported(name);
         }
-        fields(v, b, false);
-        return b.build();
+        fields(d, v, false, out);
       }
+    }
+  }
+
+  private static void wrapped(int number, long value, Out out) {
+    if (value != 0) {
+      out.tag(number, WireFormat.WIRETYPE_VARINT);
+      out.varint(value);
     }
   }
 
@@ -203,23 +337,40 @@ final class FastProtoReader {
 
   /** An integer written as digits, in a number or a string (proto3 JSON allows both). */
   private long integer(JsonNode v, long min, long max) throws Unsupported {
-    String digits = v.kind() == JsonNode.Kind.NUMBER ? v.text(text) : v.kind() == JsonNode.Kind.STRING ? v.string()
-        : null;
-    if (digits == null || digits.isEmpty() || digits.length() > 19) {
+    int from;
+    int to;
+    String s;
+    if (v.kind() == JsonNode.Kind.NUMBER) {
+      s = text;
+      from = v.start();
+      to = v.end();
+    } else if (v.kind() == JsonNode.Kind.STRING) {
+      s = v.string();
+      from = 0;
+      to = s.length();
+    } else {
       throw new Unsupported("not an integer");
     }
-    for (int i = 0; i < digits.length(); i++) {
-      char c = digits.charAt(i);
-      if ((c < '0' || c > '9') && !(i == 0 && c == '-' && digits.length() > 1)) {
+    int length = to - from;
+    if (length == 0 || length > 19) {
+      throw new Unsupported("not an integer");
+    }
+    boolean negative = s.charAt(from) == '-';
+    if (negative && length == 1) {
+      throw new Unsupported("not plain digits");
+    }
+    long value = 0;
+    for (int i = negative ? from + 1 : from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
         throw new Unsupported("not plain digits");
       }
+      value = value * 10 + (c - '0'); // at most 18 digits after a sign, or 19 that may overflow: checked below
+      if (value < 0) {
+        throw new Unsupported("out of range");
+      }
     }
-    long value;
-    try {
-      value = Long.parseLong(digits);
-    } catch (NumberFormatException e) {
-      throw new Unsupported("out of range");
-    }
+    value = negative ? -value : value;
     if (value < min || value > max) {
       throw new Unsupported("out of range");
     }
@@ -234,7 +385,7 @@ final class FastProtoReader {
   }
 
   /** {@code "1.5s"}: seconds with up to nine fractional digits, as proto3 JSON writes a Duration. */
-  private static Duration duration(String s) throws Unsupported {
+  private static void duration(String s, Out out) throws Unsupported {
     if (!s.endsWith("s") || s.length() < 2 || s.startsWith("-") || s.startsWith("+")) {
       throw new Unsupported("duration");
     }
@@ -251,7 +402,8 @@ final class FastProtoReader {
     if (seconds > 315_576_000_000L) {
       throw new Unsupported("duration");
     }
-    return Duration.newBuilder().setSeconds(seconds).setNanos(nanos).build();
+    wrapped(1, seconds, out);
+    wrapped(2, nanos, out);
   }
 
   private static boolean digits(String s) {
@@ -275,17 +427,69 @@ final class FastProtoReader {
     });
   }
 
-  /** The generated class's default instance, whose builders are far faster than DynamicMessage's. */
-  private static Message prototype(Descriptor d) throws Unsupported {
-    Message m = PROTOTYPES.get(d);
-    if (m == null) {
-      m = MessageTypes.defaultInstance(d.getFullName()).orElse(null);
-      if (m == null) {
-        throw new Unsupported("no generated class");
-      }
-      PROTOTYPES.put(d, m);
-    }
-    return m;
-  }
+  /** A growing buffer of wire bytes; a nested message is written in place and its length put before it. */
+  private static final class Out {
+    byte[] buf = new byte[256];
+    int size;
 
+    void tag(int number, int wireType) {
+      varint(((long) number << 3) | wireType);
+    }
+
+    void varint(long value) {
+      ensure(10);
+      while ((value & ~0x7FL) != 0) {
+        buf[size++] = (byte) ((value & 0x7F) | 0x80);
+        value >>>= 7;
+      }
+      buf[size++] = (byte) value;
+    }
+
+    void fixed32(int value) {
+      ensure(4);
+      for (int i = 0; i < 4; i++) {
+        buf[size++] = (byte) (value >>> (8 * i));
+      }
+    }
+
+    void fixed64(long value) {
+      ensure(8);
+      for (int i = 0; i < 8; i++) {
+        buf[size++] = (byte) (value >>> (8 * i));
+      }
+    }
+
+    void bytes(byte[] b) {
+      varint(b.length);
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, size, b.length);
+      size += b.length;
+    }
+
+    /** Where a nested message starts. */
+    int begin() {
+      return size;
+    }
+
+    /** Puts the nested message's length before it. */
+    void end(int start) {
+      int length = size - start;
+      int lengthSize = 1;
+      for (long v = length; (v & ~0x7FL) != 0; v >>>= 7) {
+        lengthSize++;
+      }
+      ensure(lengthSize);
+      System.arraycopy(buf, start, buf, start + lengthSize, length);
+      int end = size + lengthSize;
+      size = start;
+      varint(length);
+      size = end;
+    }
+
+    private void ensure(int more) {
+      if (size + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+      }
+    }
+  }
 }

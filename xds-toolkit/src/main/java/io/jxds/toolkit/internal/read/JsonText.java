@@ -30,6 +30,7 @@ public final class JsonText {
 
   private final String text;
   private final List<JsonNode> typeValues;
+  private final String[] keys = new String[256];
   private int pos;
   private int line = 1;
   private int lineStart;
@@ -97,7 +98,8 @@ public final class JsonText {
 
   private JsonNode object(int start, int startLine, int depth) throws SyntaxError {
     pos++;
-    Map<String, JsonNode> members = new LinkedHashMap<>();
+    Members small = new Members();
+    Map<String, JsonNode> members = small;
     skipSpace();
     if (peek() == '}') {
       pos++;
@@ -108,13 +110,18 @@ public final class JsonText {
       if (peek() != '"') {
         throw error("expected a member name in quotes, got " + describe());
       }
-      String name = string();
+      String name = key();
       skipSpace();
       expect(':');
       skipSpace();
       requireMore();
       JsonNode value = value(depth + 1);
-      members.put(name, value);
+      if (members != small) {
+        members.put(name, value);
+      } else if (!small.add(name, value)) {
+        members = new LinkedHashMap<>(small);
+        members.put(name, value);
+      }
       if (value.kind() == JsonNode.Kind.STRING && name.equals("@type")) {
         typeValues.add(value);
       }
@@ -154,6 +161,39 @@ public final class JsonText {
         throw error("expected ',' or ']', got " + describe());
       }
     }
+  }
+
+  /**
+   * A member name: the same few names repeat through a document, so each is made once (a small table
+   * by hash) and shared; a name with escapes is read as any string.
+   */
+  private String key() throws SyntaxError {
+    int from = pos + 1;
+    int hash = 0;
+    int i = from;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        break;
+      }
+      if (c == '\\' || c < 0x20) {
+        return string();
+      }
+      hash = 31 * hash + c;
+      i++;
+    }
+    if (i >= text.length()) {
+      return string(); // unterminated: string() says so
+    }
+    int length = i - from;
+    int slot = (hash ^ (hash >>> 16)) & (keys.length - 1);
+    String known = keys[slot];
+    if (known == null || known.length() != length || !text.regionMatches(from, known, 0, length)) {
+      known = text.substring(from, i);
+      keys[slot] = known;
+    }
+    pos = i + 1;
+    return known;
   }
 
   private String string() throws SyntaxError {

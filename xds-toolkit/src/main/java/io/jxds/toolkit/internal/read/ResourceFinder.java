@@ -292,7 +292,7 @@ public final class ResourceFinder {
     List<Any> fastAnys = pending.parallelStream().map(p -> {
       try {
         return Any.newBuilder().setTypeUrl(p.node().stringMember("@type"))
-            .setValue(fast.readAny(p.node()).toByteString()).build();
+            .setValue(fast.readAnyBytes(p.node())).build();
       } catch (FastProtoReader.Unsupported e) {
         return null; // JsonFormat reads it below: the same proto, and JsonFormat's messages
       }

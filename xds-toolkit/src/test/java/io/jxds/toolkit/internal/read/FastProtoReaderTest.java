@@ -33,6 +33,26 @@ class FastProtoReaderTest {
   }
 
   @Test
+  void writesEveryScalarShapeAsProtobufDoes() throws Exception {
+    String cluster = "{\"@type\": \"type.googleapis.com/envoy.config.cluster.v3.Cluster\", \"name\": \"c\","
+        + " \"type\": 3, \"lb_policy\": \"LEAST_REQUEST\", \"least_request_lb_config\": {\"choice_count\": 3,"
+        + " \"active_request_bias\": {\"default_value\": 1.25, \"runtime_key\": \"k\"}},"
+        + " \"connect_timeout\": \"0s\", \"dns_refresh_rate\": \"12.000500s\", \"respect_dns_ttl\": false,"
+        + " \"ignore_health_on_host_removal\": true, \"per_connection_buffer_limit_bytes\": 0,"
+        + " \"eds_cluster_config\": {\"service_name\": \"\", \"eds_config\": {\"ads\": {}}},"
+        + " \"circuit_breakers\": {\"thresholds\": [{\"priority\": \"HIGH\", \"max_requests\": \"4294967295\"}, {}]},"
+        + " \"outlier_detection\": {\"interval\": \"1.5s\", \"success_rate_stdev_factor\": 1900}}";
+    String route = "{\"@type\": \"type.googleapis.com/envoy.config.route.v3.RouteConfiguration\","
+        + " \"name\": \"r\", \"virtual_hosts\": [{\"name\": \"v\", \"domains\": [\"*\", \"a.b\"], \"routes\": [{"
+        + " \"match\": {\"prefix\": \"/\", \"headers\": [{\"name\": \"x\", \"range_match\": {\"start\": \"-5\","
+        + " \"end\": -1}}, {\"name\": \"y\", \"present_match\": false}]},"
+        + " \"route\": {\"cluster\": \"c\", \"timeout\": \"0.250s\", \"retry_policy\": {\"retry_on\": \"cancelled\","
+        + " \"num_retries\": 2, \"retriable_status_codes\": [503, 0, 4294967295]},"
+        + " \"hash_policy\": [{\"header\": {\"header_name\": \"h\"}, \"terminal\": true}]}}]}]}";
+    assertThat(compareAll("[" + cluster + ", " + route + "]")).isEqualTo(2);
+  }
+
+  @Test
   void leavesShapesItDoesNotReadToJsonFormat() throws Exception {
     for (String odd : List.of("\"metadata\": {\"filter_metadata\": {\"a\": {}}}", "\"name\": null",
         "\"per_connection_buffer_limit_bytes\": 1e3", "\"nonsense\": 1", "\"connect_timeout\": \"-1s\"")) {
@@ -73,6 +93,8 @@ class FastProtoReaderTest {
       assertThat(fastAny.getTypeUrl()).isEqualTo(slow.getTypeUrl());
       assertThat(fast).isEqualTo(fast.getParserForType().parseFrom(slow.getValue()));
       assertThat(fastAny.getValue()).isEqualTo(slow.getValue());
+      assertThat(new FastProtoReader(text).readAnyBytes(n)).as("the wire bytes as protobuf writes them")
+          .isEqualTo(slow.getValue());
     }
     return read;
   }
