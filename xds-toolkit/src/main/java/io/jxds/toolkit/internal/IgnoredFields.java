@@ -84,8 +84,6 @@ public final class IgnoredFields {
           new Rule("policy.endpoint_stale_after", "gRPC keeps endpoints until the control plane changes them"),
           new Rule("policy.weighted_priority_health", "gRPC does not weigh priority health"),
           new Rule("endpoints[].lb_endpoints[].endpoint.health_check_config", NO_HEALTH_CHECKS),
-          new Rule("endpoints[].lb_endpoints[].endpoint.additional_addresses",
-              "jxds connects to an endpoint's address only (gRFC A61's extra addresses are not read)"),
           new Rule("endpoints[].proximity", "gRPC does not read locality proximity"),
           new Rule("named_endpoints", "gRPC reads endpoints from endpoints[].lb_endpoints only")));
 

@@ -17,11 +17,13 @@ import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.model.LocalityId;
 import io.jxds.api.model.LogicalDns;
+import io.jxds.balancer.internal.outlier.OutlierDetector;
 import io.jxds.balancer.internal.picker.FailingPicker;
 import io.jxds.balancer.internal.picker.QueuingPicker;
 import io.jxds.balancer.internal.tree.EndpointLocality;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,9 @@ import org.slf4j.LoggerFactory;
  *   <li>The connection fails or is lost (TRANSIENT_FAILURE, or IDLE after READY): the name is
  *       resolved again (re-resolution, which the EDS layer's priorities never ask for), and an
  *       IDLE subchannel reconnects at once. TRANSIENT_FAILURE is sticky until READY (gRFC A62).
+ *   <li>With the cluster's outlier detection (gRFC A50, as grpc-java applies it here), the
+ *       endpoint is tracked by its set of addresses; ejected, its subchannel reports
+ *       TRANSIENT_FAILURE (RPCs fail UNAVAILABLE saying so) until it is let back.
  * </ul>
  *
  * <p>Used on the SynchronizationContext only; the subchannel's listener checks it. States go to
@@ -56,6 +61,8 @@ public final class LogicalDnsBalancer {
   private final String cluster;
   private final LogicalDns name;
   private final DnsResolution dns;
+  /** The cluster's outlier detection, or null. */
+  private final OutlierDetector outliers;
   private Subchannel subchannel;
   private List<SocketAddress> addresses;
   private ConnectivityState state = CONNECTING;
@@ -68,6 +75,19 @@ public final class LogicalDnsBalancer {
    * @param name the cluster's {@code host:port}
    */
   public LogicalDnsBalancer(Helper helper, String cluster, LogicalDns name) {
+    this(helper, cluster, name, null);
+  }
+
+  /**
+   * A balancer whose endpoint is tracked by the cluster's outlier detection (gRFC A50; grpc-java
+   * applies it to LOGICAL_DNS clusters too): {@code helper} must create subchannels through
+   * {@code outliers}' helper; each resolution tells {@code outliers} the endpoint's addresses
+   * before the subchannel gets them.
+   *
+   * @param outliers the cluster's outlier detection, or null for none
+   */
+  public LogicalDnsBalancer(Helper helper, String cluster, LogicalDns name, OutlierDetector outliers) {
+    this.outliers = outliers;
     this.helper = helper;
     this.syncContext = helper.getSynchronizationContext();
     this.cluster = cluster;
@@ -126,6 +146,10 @@ public final class LogicalDnsBalancer {
     }
     addresses = resolved;
     lastLogged = null;
+    if (outliers != null) {
+      // gRFC A61: the endpoint is its set of addresses; other addresses make another endpoint.
+      outliers.updateEndpoints(List.of(Set.copyOf(resolved)));
+    }
     EquivalentAddressGroup group = new EquivalentAddressGroup(resolved);
     if (subchannel != null) {
       subchannel.updateAddresses(List.of(group));

@@ -174,6 +174,11 @@ public final class EdsBalancer extends LoadBalancer {
           applyEndpoints(); // the last assignment serves on, through the detector, until the next
         }
       }
+      if (dns != null && c.logicalDns().equals(Optional.of(dns.name()))) {
+        logger.info("cluster {}: outlier detection turned on: reconnecting its endpoint", c.cluster());
+        outliers.configure(c.outlierDetection().get());
+        startDns(dns.name());
+      }
     }
     if (outliers != null) {
       outliers.metrics(metrics);
@@ -209,8 +214,10 @@ public final class EdsBalancer extends LoadBalancer {
     closePriorities();
     closeDns();
     long tree = ++trees;
+    Helper dnsHelper = new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker));
+    // gRFC A50 applies to a LOGICAL_DNS cluster's endpoint too
     dns = new LogicalDnsBalancer(
-        new ChildHelper(helper, (state, picker) -> onTreeState(tree, state, picker)), config.cluster(), name);
+        outliers == null ? dnsHelper : outliers.helper(dnsHelper), config.cluster(), name, outliers);
     dns.start();
   }
 

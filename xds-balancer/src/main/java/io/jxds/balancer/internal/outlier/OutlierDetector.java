@@ -186,7 +186,11 @@ public final class OutlierDetector {
    * reads only what never changes), for pickers built while {@link #counting} was true.
    */
   public static CallCounter callCounter(Subchannel subchannel) {
-    return subchannel instanceof OutlierSubchannel wrapped && wrapped.tracker != null ? wrapped.tracker.calls : null;
+    if (subchannel instanceof OutlierSubchannel wrapped) {
+      EndpointTracker tracker = wrapped.tracker;
+      return tracker == null ? null : tracker.calls;
+    }
+    return null;
   }
 
   /** The subchannel a pick hands the channel: the real one under a wrapper of this package. */
@@ -236,17 +240,7 @@ public final class OutlierDetector {
   }
 
   private Subchannel wrap(Subchannel subchannel, List<EquivalentAddressGroup> groups) {
-    EndpointTracker tracker = tracker(groups);
-    OutlierSubchannel[] made = new OutlierSubchannel[1];
-    made[0] = new OutlierSubchannel(subchannel, tracker, syncContext, () -> {
-      if (tracker != null) {
-        tracker.subchannels.remove(made[0]);
-      }
-    });
-    if (tracker != null) {
-      tracker.subchannels.add(made[0]);
-    }
-    return made[0];
+    return new OutlierSubchannel(subchannel, groups, syncContext, this::tracker);
   }
 
   /** The tracker of a subchannel's addresses: one endpoint's address set (gRFC A61), else none. */

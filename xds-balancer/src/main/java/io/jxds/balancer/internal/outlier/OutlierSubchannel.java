@@ -2,11 +2,14 @@ package io.jxds.balancer.internal.outlier;
 
 import io.grpc.ConnectivityState;
 import io.grpc.ConnectivityStateInfo;
+import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Subchannel;
 import io.grpc.LoadBalancer.SubchannelStateListener;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.grpc.util.ForwardingSubchannel;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * A subchannel as outlier detection hands it to the balancer that asked for it (gRFC A50,
@@ -15,25 +18,32 @@ import io.grpc.util.ForwardingSubchannel;
  * let back in, it reports the last real state and passes them along again. The connection is kept
  * throughout (A50, "Ejection Reporting"), so a returning endpoint serves at once.
  *
- * <p>On the SynchronizationContext; pickers read {@link #tracker} from RPC threads (final).
+ * <p>On the SynchronizationContext; pickers read {@link #tracker} from RPC threads (volatile).
  */
 final class OutlierSubchannel extends ForwardingSubchannel {
   private final Subchannel delegate;
-  /** Null: an address set outside the assignment, not tracked (A50: ignored). */
-  final EndpointTracker tracker;
+  /**
+   * Null: an address set outside the assignment, not tracked (A50: ignored). Changes only when
+   * the subchannel is given other addresses ({@link #updateAddresses}); read by pickers.
+   */
+  volatile EndpointTracker tracker;
   private final SynchronizationContext syncContext;
-  private final Runnable onShutdown;
+  /** The tracker of an address list now: the detector's lookup. */
+  private final Function<List<EquivalentAddressGroup>, EndpointTracker> trackers;
   private SubchannelStateListener listener;
   private ConnectivityStateInfo lastReal;
   private boolean ejected;
   private boolean shutdown;
 
-  OutlierSubchannel(Subchannel delegate, EndpointTracker tracker, SynchronizationContext syncContext,
-      Runnable onShutdown) {
+  OutlierSubchannel(Subchannel delegate, List<EquivalentAddressGroup> addresses, SynchronizationContext syncContext,
+      Function<List<EquivalentAddressGroup>, EndpointTracker> trackers) {
     this.delegate = delegate;
-    this.tracker = tracker;
     this.syncContext = syncContext;
-    this.onShutdown = onShutdown;
+    this.trackers = trackers;
+    this.tracker = trackers.apply(addresses);
+    if (tracker != null) {
+      tracker.subchannels.add(this);
+    }
   }
 
   @Override
@@ -59,8 +69,37 @@ final class OutlierSubchannel extends ForwardingSubchannel {
   @Override
   public void shutdown() {
     shutdown = true;
-    onShutdown.run();
+    if (tracker != null) {
+      tracker.subchannels.remove(this);
+    }
     super.shutdown();
+  }
+
+  /**
+   * gRFC A50, "Update Addresses": a subchannel given the addresses of another endpoint (a
+   * LOGICAL_DNS name resolving elsewhere; gRFC A61: another set of addresses is another endpoint)
+   * counts for that endpoint from now on and takes its state, ejected or not.
+   */
+  @Override
+  public void updateAddresses(List<EquivalentAddressGroup> addresses) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    super.updateAddresses(addresses);
+    EndpointTracker next = trackers.apply(addresses);
+    if (next == tracker) {
+      return;
+    }
+    if (tracker != null) {
+      tracker.subchannels.remove(this);
+    }
+    tracker = next;
+    if (next != null) {
+      next.subchannels.add(this);
+    }
+    if (next != null && next.ejected) {
+      eject();
+    } else {
+      uneject();
+    }
   }
 
   void eject() {

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * One endpoint of an {@link EndpointSubchannels} set: its subchannel for as long as its address
- * (or set of addresses, gRFC A61) stays in the set, the endpoint as last listed (weight, hash key), and the state the balancer
- * goes by. Read and written on the SynchronizationContext only.
+ * (or set of addresses, gRFC A61) stays in the set, the endpoint as last listed (weight, hash
+ * key), and the state the balancer goes by. Read and written on the SynchronizationContext only.
  */
 public final class EndpointSubchannel {
   private final InetSocketAddress address;

@@ -110,6 +110,26 @@ class LogicalDnsBalancerTest {
   }
 
   @Test
+  void reResolutionToOtherAddressesIsUsed() {
+    resolve(V4);
+    FakeSubchannel subchannel = fake.subchannels.get(0);
+    subchannel.setState(ConnectivityState.READY);
+    subchannel.setState(ConnectivityState.IDLE); // the connection is lost: the name is resolved again
+
+    resolve(V6, V4);
+
+    assertThat(fake.subchannels).containsExactly(subchannel);
+    assertThat(subchannel.addressUpdates()).isEqualTo(1);
+    assertThat(subchannel.getAllAddresses()).containsExactly(new EquivalentAddressGroup(List.of(V6, V4)));
+    subchannel.setState(ConnectivityState.READY);
+    assertThat(fake.state()).isEqualTo(ConnectivityState.READY);
+    assertThat(fake.pick().getSubchannel()).isSameAs(subchannel);
+
+    resolve(V6, V4); // the same answer again changes nothing
+    assertThat(subchannel.addressUpdates()).isEqualTo(1);
+  }
+
+  @Test
   void unresolvableNameFailsRpcsUnavailableNamingClusterAndNameAndIsRetried() {
     fake.run(() -> dnsProvider.resolver.fail(
         Status.UNAVAILABLE.withDescription("Unable to resolve host backend.example")));

@@ -1,0 +1,215 @@
+package io.jxds.balancer.internal.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.ConnectivityState;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer.Helper;
+import io.grpc.LoadBalancer.PickResult;
+import io.grpc.NameResolver;
+import io.grpc.NameResolverProvider;
+import io.grpc.NameResolverRegistry;
+import io.grpc.Status;
+import io.grpc.StatusOr;
+import io.grpc.util.ForwardingLoadBalancerHelper;
+import io.jxds.api.model.LogicalDns;
+import io.jxds.api.model.OutlierDetection;
+import io.jxds.api.model.OutlierDetection.FailurePercentage;
+import io.jxds.balancer.internal.outlier.CallCounter;
+import io.jxds.balancer.internal.outlier.OutlierDetector;
+import io.jxds.testing.FakeLbHelper;
+import io.jxds.testing.FakeLbHelper.FakeSubchannel;
+import io.jxds.testing.TestRandom;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Outlier detection (gRFC A50) over a LOGICAL_DNS cluster's one endpoint, as grpc-java applies it:
+ * the sick endpoint is ejected (its RPCs fail UNAVAILABLE) and let back after the ejection time;
+ * a re-resolution to other addresses is a new endpoint to the detector (gRFC A61), and is used.
+ * Fake clock; a scripted {@code dns} resolver.
+ */
+class LogicalDnsOutlierDetectionTest {
+  private static final InetSocketAddress V4 = new InetSocketAddress("127.0.0.1", 8080);
+  private static final InetSocketAddress V6 = new InetSocketAddress("::1", 8080);
+  private static final OutlierDetection FAILURE_PERCENTAGE = new OutlierDetection(Duration.ofSeconds(10),
+      Duration.ofSeconds(30), Duration.ofSeconds(300), 100, Optional.empty(),
+      Optional.of(new FailurePercentage(50, 100, 1, 10)));
+
+  private final FakeLbHelper fake = new FakeLbHelper();
+  private final ScriptedDns dnsProvider = new ScriptedDns();
+  private final OutlierDetector detector =
+      new OutlierDetector("legacy", fake.getSynchronizationContext(), fake.clock, TestRandom.seeded(1));
+  private LogicalDnsBalancer balancer;
+
+  @BeforeEach
+  void start() {
+    NameResolverRegistry registry = new NameResolverRegistry();
+    registry.register(dnsProvider);
+    Helper helper = new ForwardingLoadBalancerHelper() {
+      @Override
+      protected Helper delegate() {
+        return fake;
+      }
+
+      @Override
+      public NameResolverRegistry getNameResolverRegistry() {
+        return registry;
+      }
+    };
+    fake.run(() -> detector.configure(FAILURE_PERCENTAGE));
+    balancer = new LogicalDnsBalancer(detector.helper(helper), "legacy", new LogicalDns("backend.example", 8080),
+        detector);
+    fake.run(balancer::start);
+  }
+
+  @Test
+  void sickDnsEndpointIsEjectedAndComesBackAfterTheEjectionTime() {
+    resolve(V4, V6);
+    fake.subchannels.get(0).setState(ConnectivityState.READY);
+    assertThat(detector.ejected()).isEmpty();
+
+    rpcs(20, false);
+    fake.forward(10, TimeUnit.SECONDS);
+
+    assertThat(detector.ejected()).containsExactly(Set.of(V4, V6));
+    assertThat(fake.state()).isEqualTo(ConnectivityState.TRANSIENT_FAILURE);
+    Status status = fake.pick().getStatus();
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(status.getDescription())
+        .contains("cluster legacy", "backend.example:8080", "ejected by outlier detection");
+    assertThat(fake.subchannels.get(0).isShutdown()).as("its connection is kept").isFalse();
+
+    fake.forward(40, TimeUnit.SECONDS); // the first sweep after 30 s lets it back
+
+    assertThat(detector.ejected()).isEmpty();
+    assertThat(fake.state()).isEqualTo(ConnectivityState.READY);
+    assertThat(fake.pick().getStatus().isOk()).isTrue();
+  }
+
+  @Test
+  void healthyDnsEndpointIsNotEjected() {
+    resolve(V4);
+    fake.subchannels.get(0).setState(ConnectivityState.READY);
+
+    rpcs(20, true);
+    fake.forward(10, TimeUnit.SECONDS);
+
+    assertThat(detector.ejected()).isEmpty();
+    assertThat(fake.state()).isEqualTo(ConnectivityState.READY);
+  }
+
+  @Test
+  void reResolutionToOtherAddressesIsUsedAndCountedAsANewEndpoint() {
+    resolve(V4);
+    FakeSubchannel subchannel = fake.subchannels.get(0);
+    subchannel.setState(ConnectivityState.READY);
+    rpcs(20, false);
+    fake.forward(10, TimeUnit.SECONDS);
+    assertThat(detector.ejected()).containsExactly(Set.of(V4));
+
+    resolve(V6); // the name now points elsewhere: a new endpoint (gRFC A61), not ejected
+
+    assertThat(fake.subchannels).containsExactly(subchannel);
+    assertThat(subchannel.getAllAddresses()).containsExactly(new EquivalentAddressGroup(List.of(V6)));
+    assertThat(detector.ejected()).isEmpty();
+    assertThat(fake.state()).isEqualTo(ConnectivityState.READY);
+    rpcs(20, false); // its calls count for the new endpoint
+    fake.forward(10, TimeUnit.SECONDS);
+    assertThat(detector.ejected()).containsExactly(Set.of(V6));
+  }
+
+  /** {@code n} picks, each call ending OK or not, counted as the EDS layer's stream tracer does. */
+  private void rpcs(int n, boolean ok) {
+    for (int i = 0; i < n; i++) {
+      PickResult pick = fake.pick();
+      CallCounter calls = OutlierDetector.callCounter(pick.getSubchannel());
+      assertThat(calls).as("the DNS endpoint's subchannel is tracked").isNotNull();
+      calls.record(ok);
+    }
+  }
+
+  private void resolve(SocketAddress... addresses) {
+    List<EquivalentAddressGroup> groups = new ArrayList<>();
+    for (SocketAddress address : addresses) {
+      groups.add(new EquivalentAddressGroup(address)); // gRPC's DNS resolver: one group per address
+    }
+    fake.run(() -> dnsProvider.resolver.resolve(groups));
+  }
+
+  /** A {@code dns} provider whose one resolver the test answers for. */
+  private static final class ScriptedDns extends NameResolverProvider {
+    final List<URI> targets = new ArrayList<>();
+    ScriptedResolver resolver;
+    int refreshes;
+
+    @Override
+    public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
+      targets.add(targetUri);
+      resolver = new ScriptedResolver(this);
+      return resolver;
+    }
+
+    @Override
+    protected boolean isAvailable() {
+      return true;
+    }
+
+    @Override
+    protected int priority() {
+      return 5;
+    }
+
+    @Override
+    public String getDefaultScheme() {
+      return "dns";
+    }
+  }
+
+  private static final class ScriptedResolver extends NameResolver {
+    private final ScriptedDns provider;
+    private Listener2 listener;
+    boolean shutdown;
+
+    ScriptedResolver(ScriptedDns provider) {
+      this.provider = provider;
+    }
+
+    @Override
+    public String getServiceAuthority() {
+      return "backend.example";
+    }
+
+    @Override
+    public void start(Listener2 listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void refresh() {
+      provider.refreshes++;
+    }
+
+    @Override
+    public void shutdown() {
+      shutdown = true;
+    }
+
+    void resolve(List<EquivalentAddressGroup> groups) {
+      listener.onResult2(ResolutionResult.newBuilder().setAddressesOrError(StatusOr.fromValue(groups)).build());
+    }
+
+    void fail(Status status) {
+      listener.onResult2(ResolutionResult.newBuilder().setAddressesOrError(StatusOr.fromStatus(status)).build());
+    }
+  }
+}
