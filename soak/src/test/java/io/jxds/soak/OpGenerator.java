@@ -62,7 +62,7 @@ final class OpGenerator {
 
   private Op draw() {
     boolean outage = !model.controlPlaneUp;
-    if (random.nextInt(100) < 8) {
+    if (random.nextInt(100) < 12) {
       return aggregateOp();
     }
     // Route changes, about one operation in five (a draw that does not fit the model is redrawn).
