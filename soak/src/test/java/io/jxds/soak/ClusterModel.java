@@ -34,6 +34,11 @@ final class ClusterModel {
    */
   String dnsHost;
   int dnsBackend;
+  /**
+   * An aggregate cluster (gRFC A37/A75) instead: the names of its leaves, highest priority first;
+   * null for an EDS or LOGICAL_DNS cluster. An aggregate has no localities of its own.
+   */
+  List<String> leaves;
   final List<Loc> localities = new ArrayList<>();
   /** Parts per million of the two drop categories, 0 for none. */
   int dropA;
@@ -89,6 +94,7 @@ final class ClusterModel {
     c.ringHash = ringHash;
     c.dnsHost = dnsHost;
     c.dnsBackend = dnsBackend;
+    c.leaves = leaves == null ? null : List.copyOf(leaves);
     c.dropA = dropA;
     c.dropB = dropB;
     for (Loc l : localities) {
@@ -103,6 +109,10 @@ final class ClusterModel {
 
   boolean dns() {
     return dnsHost != null;
+  }
+
+  boolean aggregate() {
+    return leaves != null;
   }
 
   /** Every backend this cluster lists (usable or not). */
@@ -166,6 +176,9 @@ final class ClusterModel {
   static final Duration OD_MAX_EJECTION = Duration.ofSeconds(5);
 
   Cluster clusterProto(IntUnaryOperator portOfBackend) {
+    if (aggregate()) {
+      return XdsResources.cluster(name).aggregate(leaves.toArray(String[]::new)).build();
+    }
     if (dns()) {
       return XdsResources.cluster(name).logicalDns(dnsHost, portOfBackend.applyAsInt(dnsBackend)).build();
     }
@@ -205,6 +218,9 @@ final class ClusterModel {
     }
     if (dns()) {
       return name + " LOGICAL_DNS " + dnsHost + ":b" + dnsBackend;
+    }
+    if (aggregate()) {
+      return name + " aggregate " + leaves;
     }
     StringBuilder s = new StringBuilder(name).append(ringHash ? " ring-hash" : "").append('[');
     for (int i = 0; i < localities.size(); i++) {

@@ -48,7 +48,7 @@ final class FakeControlPlane implements SoakControlPlane {
     for (ClusterModel m : model) {
       if (!m.deleted) {
         c.put(m.name, m.clusterProto(ports));
-        if (!m.dns()) {
+        if (!m.dns() && !m.aggregate()) { // neither has a ClusterLoadAssignment
           e.put(m.edsName(), m.endpointsProto(ports));
         }
       }

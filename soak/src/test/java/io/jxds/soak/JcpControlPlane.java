@@ -68,7 +68,7 @@ final class JcpControlPlane implements SoakControlPlane {
     for (ClusterModel m : model) {
       if (!m.deleted) {
         c.add(m.clusterProto(ports));
-        if (!m.dns()) {
+        if (!m.dns() && !m.aggregate()) { // neither has a ClusterLoadAssignment
           e.add(m.endpointsProto(ports));
         }
       }

@@ -204,6 +204,39 @@ sealed interface Op {
     }
   }
 
+  /** An aggregate cluster's leaves (gRFC A37), highest priority first: reordered, one added or removed. */
+  record SetLeaves(String cluster, List<String> leaves) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      c.leaves = List.copyOf(leaves);
+    }
+
+    @Override
+    public String describe() {
+      return "aggregate-leaves " + cluster + " " + leaves;
+    }
+  }
+
+  /**
+   * Every endpoint of a leaf of the aggregate gets {@code health}: all UNHEALTHY moves the
+   * aggregate's RPCs to the next leaf with usable endpoints (gRFC A27, A56), HEALTHY brings them back.
+   */
+  record SetLeafHealth(String cluster, HealthStatus health) implements ConfigOp {
+    @Override
+    public void apply(ClusterModel c) {
+      for (ClusterModel.Loc l : c.localities) {
+        for (ClusterModel.Ep e : l.endpoints) {
+          e.health = health;
+        }
+      }
+    }
+
+    @Override
+    public String describe() {
+      return "leaf-health " + cluster + " " + health;
+    }
+  }
+
   /** An operation that only changes one listener or its routes at the control plane. */
   sealed interface RouteOp extends Op {
     String listener();

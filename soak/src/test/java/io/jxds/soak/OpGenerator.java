@@ -24,6 +24,8 @@ final class OpGenerator {
   private final SoakModel model;
   private final SoakConfig.Mode mode;
   private final Set<String> disabled;
+  /** The rest of an aggregate operation that takes several steps (a leaf's backends killed one by one). */
+  private final List<Op> pending = new ArrayList<>();
 
   OpGenerator(Random random, SoakModel model, SoakConfig.Mode mode, Set<String> disabled) {
     this.random = random;
@@ -43,6 +45,12 @@ final class OpGenerator {
     if (!model.controlPlaneUp && model.outageOpsLeft <= 0) {
       return new Op.StartControlPlane(random.nextInt(3) == 0);
     }
+    while (!pending.isEmpty()) {
+      Op op = pending.remove(0);
+      if (!(op instanceof Op.KillBackend k) || model.alive[k.backend()]) {
+        return op;
+      }
+    }
     for (int attempt = 0; attempt < 100; attempt++) {
       Op op = draw();
       if (op != null && !disabled.contains(kind(op))) {
@@ -54,6 +62,9 @@ final class OpGenerator {
 
   private Op draw() {
     boolean outage = !model.controlPlaneUp;
+    if (random.nextInt(100) < 12) {
+      return aggregateOp();
+    }
     // Route changes, about one operation in five (a draw that does not fit the model is redrawn).
     if (random.nextInt(100) < 30) {
       return outage ? null : routeOp();
@@ -106,7 +117,7 @@ final class OpGenerator {
   private ClusterModel liveCluster() {
     List<ClusterModel> live = new ArrayList<>();
     for (ClusterModel c : model.clusters) {
-      if (!c.deleted && !c.dns()) {
+      if (!c.deleted && !c.dns() && !c.aggregate()) {
         live.add(c);
       }
     }
@@ -128,7 +139,9 @@ final class OpGenerator {
     // java-control-plane withholds every CDS response while a watched name is missing from its
     // snapshot, so in JCP mode only a cluster no channel uses is deleted.
     // Nor one that routes name: a channel opened on the listener later would watch it.
-    if (mode == SoakConfig.Mode.JCP && (model.watchers(c.name) > 0 || model.routes.references(c.name))) {
+    // Nor a leaf of the aggregate, which a channel on the aggregate opened later would watch.
+    if (mode == SoakConfig.Mode.JCP && (model.watchers(c.name) > 0 || model.routes.references(c.name)
+        || model.isLeaf(c.name))) {
       return null;
     }
     return new Op.DeleteCluster(c.name);
@@ -264,10 +277,91 @@ final class OpGenerator {
     return new Op.SetRoutePolicy(l.name, lane, new RoutePolicy(timeout, retries, random.nextBoolean()));
   }
 
-  // Aggregate clusters (gRFC A37/A75) are to come as operations of their own here, beside the
-  // config and lifecycle operations: an aggregate ClusterModel kind whose ordered leaves change
-  // (added, removed, deleted, turned into aggregates), judged by an Expectation that follows the
-  // first leaf with usable endpoints.
+  /**
+   * An operation on the aggregate cluster (gRFC A37/A75) or its leaves, judged by {@link
+   * SoakModel#expectation}: the first leaf with a live usable endpoint takes its RPCs. Its leaves
+   * reordered, one added (never a deleted cluster: java-control-plane withholds CDS while a watched
+   * name is missing) or removed; a leaf's endpoints all marked UNHEALTHY (or back to HEALTHY); the
+   * live usable endpoints of the leaf serving now killed one by one (at most 8 backends down).
+   */
+  private Op aggregateOp() {
+    ClusterModel agg = model.cluster(SoakModel.AGGREGATE);
+    if (agg.deleted) {
+      return null;
+    }
+    List<String> leaves = new ArrayList<>(agg.leaves);
+    switch (random.nextInt(5)) {
+      case 0: {
+        Collections.shuffle(leaves, random);
+        return leaves.equals(agg.leaves) ? null : new Op.SetLeaves(agg.name, List.copyOf(leaves));
+      }
+      case 1: {
+        List<String> candidates = new ArrayList<>();
+        for (ClusterModel c : model.clusters) {
+          if (!c.deleted && !c.aggregate() && !leaves.contains(c.name)) {
+            candidates.add(c.name);
+          }
+        }
+        if (leaves.size() >= 4 || candidates.isEmpty()) {
+          return null;
+        }
+        leaves.add(random.nextInt(leaves.size() + 1), candidates.get(random.nextInt(candidates.size())));
+        return new Op.SetLeaves(agg.name, List.copyOf(leaves));
+      }
+      case 2: {
+        if (leaves.size() < 2) {
+          return null;
+        }
+        leaves.remove(random.nextInt(leaves.size()));
+        return new Op.SetLeaves(agg.name, List.copyOf(leaves));
+      }
+      case 3: {
+        ClusterModel leaf = model.cluster(leaves.get(random.nextInt(leaves.size())));
+        if (leaf.deleted || leaf.dns() || leaf.localities.isEmpty()) {
+          return null;
+        }
+        boolean anyUsable = false;
+        for (ClusterModel.Loc l : leaf.localities) {
+          for (ClusterModel.Ep e : l.endpoints) {
+            anyUsable |= e.usable();
+          }
+        }
+        return new Op.SetLeafHealth(leaf.name, anyUsable ? HealthStatus.UNHEALTHY : HealthStatus.HEALTHY);
+      }
+      default: {
+        if (disabled.contains("kill-backend")) {
+          return null;
+        }
+        for (String name : leaves) {
+          ClusterModel leaf = model.cluster(name);
+          if (Expectation.of(leaf, model.alive).kind() != Expectation.Kind.ROUTE) {
+            continue;
+          }
+          if (leaf.dns()) {
+            return null; // its spare backend stays up
+          }
+          List<Op> kills = new ArrayList<>();
+          for (int b : leaf.backends()) {
+            boolean usable = false;
+            for (ClusterModel.Loc l : leaf.localities) {
+              for (ClusterModel.Ep e : l.endpoints) {
+                usable |= e.backend == b && e.usable();
+              }
+            }
+            if (usable && model.alive[b]) {
+              kills.add(new Op.KillBackend(b));
+            }
+          }
+          if (kills.isEmpty() || model.deadBackends() + kills.size() > SoakConfig.BACKENDS / 4 + 2) {
+            return null;
+          }
+          pending.addAll(kills.subList(1, kills.size()));
+          return kills.get(0);
+        }
+        return null;
+      }
+    }
+  }
 
   private Op.ConfigOp configOp() {
     ClusterModel dns = model.cluster(SoakModel.DNS_CLUSTER);

@@ -47,13 +47,15 @@ final class RoutedJudge {
     List<Part> parts = new ArrayList<>();
     weights.forEach((c, w) -> {
       if (w > 0) {
-        parts.add(new Part(c, w / (double) total, Expectation.of(model.visible(c), model.alive)));
+        parts.add(new Part(c, w / (double) total, model.expectation(c, model.alive)));
       }
     });
     String route = (lane ? "lane" : "default") + " route " + weights + l.policy(lane).describe();
     if (parts.size() == 1) {
       String why = SoakRun.judge(ch, parts.get(0).exp(), results, shares);
+      // An aggregate's leaf may change with no change of its own endpoints: not judged for stickiness.
       if (why == null && l.policy(lane).hash() && parts.get(0).exp().ringHash()
+          && !model.visible(parts.get(0).cluster()).aggregate()
           && parts.get(0).exp().kind() == Expectation.Kind.ROUTE) {
         why = sticky(model, ch, l, parts.get(0), results);
       }

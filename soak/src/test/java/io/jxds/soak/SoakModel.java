@@ -45,6 +45,8 @@ final class SoakModel {
 
   /** The LOGICAL_DNS cluster, after the EDS ones. */
   static final String DNS_CLUSTER = "dns0";
+  /** The aggregate cluster (gRFC A37/A75), after the LOGICAL_DNS one; its leaves are other clusters. */
+  static final String AGGREGATE = "agg0";
 
   /**
    * @param backendCount the backends EDS clusters list (killed, restarted, made sick); {@link
@@ -77,6 +79,52 @@ final class SoakModel {
     dns.dnsHost = "127.0.0.1";
     dns.dnsBackend = backendCount;
     clusters.add(dns);
+    ClusterModel aggregate = new ClusterModel(AGGREGATE);
+    aggregate.leaves = List.of("c1", "c2");
+    clusters.add(aggregate);
+  }
+
+  /**
+   * What a correct client does with the cluster's visible config. An aggregate's RPCs go to the
+   * first leaf with a live usable endpoint, as that leaf's own config says (gRFC A75: each leaf
+   * keeps its policy and drops); a leaf that does not exist fails and the next one serves. With no
+   * such leaf every RPC fails UNAVAILABLE naming a cluster.
+   */
+  Expectation expectation(String name, boolean[] liveness) {
+    ClusterModel c = visible(name);
+    if (c.deleted || !c.aggregate()) {
+      return Expectation.of(c, liveness);
+    }
+    for (String leaf : c.leaves) {
+      Expectation e = Expectation.of(visible(leaf), liveness);
+      if (e.kind() == Expectation.Kind.ROUTE) {
+        return new Expectation(e.kind(), e.shares(), e.dropFraction(), "", "leaf " + leaf + " " + e.why(),
+            e.ringHash());
+      }
+    }
+    return new Expectation(Expectation.Kind.FAIL, Map.of(), 0, "cluster ", "no leaf of " + name + " " + c.leaves
+        + " has a live usable endpoint");
+  }
+
+  /** The cluster and, for an aggregate, its leaves as the control plane states them now. */
+  java.util.Set<String> expand(String name) {
+    java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    out.add(name);
+    ClusterModel c = cluster(name);
+    if (c.aggregate() && !c.deleted) {
+      out.addAll(c.leaves);
+    }
+    return out;
+  }
+
+  /** Whether a live aggregate lists {@code cluster} as a leaf. */
+  boolean isLeaf(String cluster) {
+    for (ClusterModel c : clusters) {
+      if (c.aggregate() && !c.deleted && c.leaves.contains(cluster)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   ClusterModel cluster(String name) {
@@ -112,7 +160,13 @@ final class SoakModel {
         n++;
       } else if (routes.isListener(target)) {
         RouteModel.ListenerModel l = routes.listener(target);
-        n += !l.deleted && l.clusters().contains(cluster) ? 1 : 0;
+        boolean named = false;
+        for (String routed : l.deleted ? java.util.Set.<String>of() : l.clusters()) {
+          named |= expand(routed).contains(cluster);
+        }
+        n += named ? 1 : 0;
+      } else {
+        n += expand(target).contains(cluster) ? 1 : 0; // a leaf of an aggregate channel's cluster
       }
     }
     return n;

@@ -189,6 +189,7 @@ final class SoakRun implements AutoCloseable {
     }
     step(new Op.OpenRoutedChannel(model.nextChannelId, "svc0", "a", true));
     step(new Op.OpenRoutedChannel(model.nextChannelId, "svc1", "b", false));
+    step(new Op.OpenChannel(model.nextChannelId, SoakModel.AGGREGATE, false));
     setupEndMillis = elapsedMillis();
     for (Excuses.Window w : warmUp) {
       w.end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
@@ -274,6 +275,9 @@ final class SoakRun implements AutoCloseable {
     if (op instanceof Op.ConfigOp c) {
       windows.add(excuses.open(c.cluster(), now));
       model.apply(op);
+      if (op instanceof Op.SetLeaves) {
+        widenAggregateKeys(); // failures of the old leaves and of the new ones, until converged
+      }
       controlPlane.publish(model.clusters, model.routes, ports(), false);
       return CONVERGE;
     }
@@ -320,6 +324,7 @@ final class SoakRun implements AutoCloseable {
         if (ch.routed() && !model.routes.listener(ch.cluster).deleted) {
           watched.addAll(model.routes.listener(ch.cluster).clusters());
         }
+        watched.addAll(watchedClusters(ch)); // with the leaves of aggregates
       }
       watchedAtStop = watched;
       model.apply(op);
@@ -388,7 +393,8 @@ final class SoakRun implements AutoCloseable {
       ManagedChannel managed = builder.build();
       SoakChannel ch = new SoakChannel(o.channel(), o.cluster(), null, managed, managed);
       ch.cold = !model.controlPlaneUp && !cached;
-      ch.expectFailures = Expectation.of(model.visible(o.cluster()), model.alive).kind() == Expectation.Kind.FAIL;
+      ch.expectFailures = model.expectation(o.cluster(), model.alive).kind() == Expectation.Kind.FAIL;
+      ch.excuseKeys = Set.copyOf(model.expand(o.cluster()));
       channels.put(ch.id, ch);
       load.add(ch);
       return CONVERGE_AFTER_OPEN;
@@ -492,7 +498,7 @@ final class SoakRun implements AutoCloseable {
       boolean healthy = true;
       for (var e : l.route(lane).entrySet()) {
         healthy &= e.getValue() == 0
-            || Expectation.of(model.visible(e.getKey()), after).kind() == Expectation.Kind.ROUTE;
+            || model.expectation(e.getKey(), after).kind() == Expectation.Kind.ROUTE;
       }
       if (healthy) {
         model.retryGuards++;
@@ -600,7 +606,8 @@ final class SoakRun implements AutoCloseable {
         ch.excuseKeys = routedKeys(ch);
         ch.failTexts = routedFailTexts(ch);
       } else {
-        ch.expectFailures = Expectation.of(model.visible(ch.cluster), model.alive).kind() == Expectation.Kind.FAIL;
+        ch.expectFailures = model.expectation(ch.cluster, model.alive).kind() == Expectation.Kind.FAIL;
+        ch.excuseKeys = Set.copyOf(model.expand(ch.cluster));
       }
       if (model.controlPlaneUp) {
         ch.cold = false;
@@ -657,7 +664,7 @@ final class SoakRun implements AutoCloseable {
         }
         continue;
       }
-      Expectation exp = Expectation.of(model.visible(ch.cluster), model.alive);
+      Expectation exp = model.expectation(ch.cluster, model.alive);
       String why = judge(ch, exp, e.getValue().results(), shares);
       if (why != null) {
         return "ch" + ch.id + " (" + model.visible(ch.cluster).describe() + "): " + why;
@@ -751,8 +758,8 @@ final class SoakRun implements AutoCloseable {
       if (why != null) {
         return why;
       }
-      if (c.dns()) {
-        continue; // a LOGICAL_DNS cluster has no ClusterLoadAssignment
+      if (c.dns() || c.aggregate()) {
+        continue; // a LOGICAL_DNS or aggregate cluster has no ClusterLoadAssignment
       }
       String eds = FakeAdsServer.ENDPOINTS_TYPE_URL;
       Optional<ResourceStatus> endpoints = status.resource(eds, c.edsName());
@@ -811,14 +818,30 @@ final class SoakRun implements AutoCloseable {
   /** The clusters the channel makes the client watch. */
   private Set<String> watchedClusters(SoakChannel ch) {
     if (!ch.routed()) {
-      return Set.of(ch.cluster);
+      return model.expand(ch.cluster);
     }
     RouteModel.ListenerModel l = model.routes.listener(ch.cluster);
-    return l.deleted ? Set.of() : l.clusters();
+    return l.deleted ? Set.of() : expandAll(l.clusters());
+  }
+
+  /** The clusters and the leaves of those that are aggregates. */
+  private Set<String> expandAll(Set<String> clusters) {
+    Set<String> out = new HashSet<>();
+    for (String c : clusters) {
+      out.addAll(model.expand(c));
+    }
+    return out;
+  }
+
+  /** After an aggregate's leaves changed: its channels are excused by operations on old and new leaves. */
+  private void widenAggregateKeys() {
+    for (SoakChannel ch : channels.values()) {
+      ch.excuseKeys = union(ch.excuseKeys, ch.routed() ? routedKeys(ch) : model.expand(ch.cluster));
+    }
   }
 
   private Set<String> routedKeys(SoakChannel ch) {
-    Set<String> keys = new HashSet<>(model.routes.listener(ch.cluster).clusters());
+    Set<String> keys = expandAll(model.routes.listener(ch.cluster).clusters());
     keys.add(listenerKey(ch.cluster));
     return Set.copyOf(keys);
   }
@@ -831,7 +854,7 @@ final class SoakRun implements AutoCloseable {
       texts.add(RoutedJudge.deletedText(l));
     }
     for (String cluster : l.clusters()) {
-      Expectation e = Expectation.of(model.visible(cluster), model.alive);
+      Expectation e = model.expectation(cluster, model.alive);
       if (e.kind() == Expectation.Kind.FAIL) {
         texts.add(e.failText());
       }

@@ -67,6 +67,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       RING_HASH cluster, every call of the channel lands on one endpoint, the same one while the
  *       cluster's endpoints and their liveness are unchanged ({@link RoutedJudge}). A RING_HASH
  *       cluster's RPCs are judged by their endpoints, not their shares.
+ *   <li><b>Aggregate cluster</b> (gRFC A37/A75, {@link SoakModel#expectation}): the RPCs of a
+ *       channel on {@code agg0}, whose leaves are reordered, added and removed, marked unhealthy and
+ *       killed, go to the first leaf with a live usable endpoint as that leaf alone would route
+ *       them; its failures are excused by the grace windows of the aggregate and of its leaves.
  *   <li><b>Outlier detection</b> (gRFC A50): no RPC starts on a sick backend later than three
  *       outlier-detection intervals (+0.5 s) after it turned sick ({@link Ejections}); healed, it
  *       takes its share again within the converge bound.
