@@ -10,10 +10,7 @@ import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.ResolvedAddresses;
-import io.grpc.NameResolver;
-import io.grpc.NameResolverProvider;
 import io.grpc.NameResolverRegistry;
-import io.grpc.StatusOr;
 import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.model.ClusterUpdate;
@@ -23,12 +20,12 @@ import io.jxds.api.model.Locality;
 import io.jxds.api.model.LogicalDns;
 import io.jxds.api.testing.FakeXdsClient;
 import io.jxds.balancer.internal.ClusterPolicyConfig;
+import io.jxds.balancer.internal.dns.ScriptedDns;
 import io.jxds.testing.FakeLbHelper;
 import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -142,54 +139,6 @@ class ClusterKindSwitchTest {
   }
 
   private void resolveDns() {
-    fake.run(() -> dns.resolver.listener.onResult2(NameResolver.ResolutionResult.newBuilder()
-        .setAddressesOrError(StatusOr.fromValue(List.of(new EquivalentAddressGroup(DNS_ADDRESS))))
-        .build()));
-  }
-
-  /** A {@code dns} provider whose one resolver the test answers for. */
-  private static final class ScriptedDns extends NameResolverProvider {
-    ScriptedResolver resolver;
-
-    @Override
-    public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
-      resolver = new ScriptedResolver();
-      return resolver;
-    }
-
-    @Override
-    protected boolean isAvailable() {
-      return true;
-    }
-
-    @Override
-    protected int priority() {
-      return 5;
-    }
-
-    @Override
-    public String getDefaultScheme() {
-      return "dns";
-    }
-  }
-
-  private static final class ScriptedResolver extends NameResolver {
-    Listener2 listener;
-    boolean shutdown;
-
-    @Override
-    public String getServiceAuthority() {
-      return "backend.example";
-    }
-
-    @Override
-    public void start(Listener2 listener) {
-      this.listener = listener;
-    }
-
-    @Override
-    public void shutdown() {
-      shutdown = true;
-    }
+    fake.run(() -> dns.resolver.resolve(List.of(new EquivalentAddressGroup(DNS_ADDRESS))));
   }
 }

@@ -6,11 +6,8 @@ import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.PickResult;
-import io.grpc.NameResolver;
-import io.grpc.NameResolverProvider;
 import io.grpc.NameResolverRegistry;
 import io.grpc.Status;
-import io.grpc.StatusOr;
 import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LogicalDns;
 import io.jxds.api.model.OutlierDetection;
@@ -22,7 +19,6 @@ import io.jxds.testing.FakeLbHelper.FakeSubchannel;
 import io.jxds.testing.TestRandom;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,72 +140,5 @@ class LogicalDnsOutlierDetectionTest {
       groups.add(new EquivalentAddressGroup(address)); // gRPC's DNS resolver: one group per address
     }
     fake.run(() -> dnsProvider.resolver.resolve(groups));
-  }
-
-  /** A {@code dns} provider whose one resolver the test answers for. */
-  private static final class ScriptedDns extends NameResolverProvider {
-    final List<URI> targets = new ArrayList<>();
-    ScriptedResolver resolver;
-    int refreshes;
-
-    @Override
-    public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
-      targets.add(targetUri);
-      resolver = new ScriptedResolver(this);
-      return resolver;
-    }
-
-    @Override
-    protected boolean isAvailable() {
-      return true;
-    }
-
-    @Override
-    protected int priority() {
-      return 5;
-    }
-
-    @Override
-    public String getDefaultScheme() {
-      return "dns";
-    }
-  }
-
-  private static final class ScriptedResolver extends NameResolver {
-    private final ScriptedDns provider;
-    private Listener2 listener;
-    boolean shutdown;
-
-    ScriptedResolver(ScriptedDns provider) {
-      this.provider = provider;
-    }
-
-    @Override
-    public String getServiceAuthority() {
-      return "backend.example";
-    }
-
-    @Override
-    public void start(Listener2 listener) {
-      this.listener = listener;
-    }
-
-    @Override
-    public void refresh() {
-      provider.refreshes++;
-    }
-
-    @Override
-    public void shutdown() {
-      shutdown = true;
-    }
-
-    void resolve(List<EquivalentAddressGroup> groups) {
-      listener.onResult2(ResolutionResult.newBuilder().setAddressesOrError(StatusOr.fromValue(groups)).build());
-    }
-
-    void fail(Status status) {
-      listener.onResult2(ResolutionResult.newBuilder().setAddressesOrError(StatusOr.fromStatus(status)).build());
-    }
   }
 }
