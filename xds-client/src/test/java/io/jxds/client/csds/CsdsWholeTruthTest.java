@@ -1,5 +1,8 @@
 package io.jxds.client.csds;
 
+import static io.jxds.client.csds.XdsCsdsServiceTest.noop;
+import static io.jxds.client.csds.XdsCsdsServiceTest.ours;
+import static io.jxds.client.csds.XdsCsdsServiceTest.resource;
 import static io.jxds.testing.FakeAdsServer.CLUSTER_TYPE_URL;
 import static io.jxds.testing.FakeAdsServer.ENDPOINTS_TYPE_URL;
 import static io.jxds.testing.FakeAdsServer.LISTENER_TYPE_URL;
@@ -18,10 +21,8 @@ import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
-import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.jxds.api.ResourceState;
-import io.jxds.api.ResourceWatcher;
 import io.jxds.client.DefaultXdsClient;
 import io.jxds.client.XdsClientBuilder;
 import io.jxds.testing.FakeAdsServerExtension;
@@ -141,30 +142,5 @@ class CsdsWholeTruthTest {
     return ClientStatusDiscoveryServiceGrpc.newBlockingStub(csdsChannel)
         .withDeadlineAfter(5, TimeUnit.SECONDS)
         .fetchClientStatus(ClientStatusRequest.getDefaultInstance());
-  }
-
-  private static ClientConfig ours(ClientStatusResponse response, String nodeId) {
-    return response.getConfigList().stream().filter(c -> c.getNode().getId().equals(nodeId)).findFirst()
-        .orElseThrow(() -> new AssertionError("no client " + nodeId + " in " + response));
-  }
-
-  private static GenericXdsConfig resource(ClientConfig config, String typeUrl, String name) {
-    return config.getGenericXdsConfigsList().stream()
-        .filter(g -> g.getTypeUrl().equals(typeUrl) && g.getName().equals(name))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + name + " in " + config));
-  }
-
-  private static <T> ResourceWatcher<T> noop() {
-    return new ResourceWatcher<>() {
-      @Override
-      public void onUpdate(T value) {}
-
-      @Override
-      public void onResourceDoesNotExist(String name) {}
-
-      @Override
-      public void onError(Status error) {}
-    };
   }
 }

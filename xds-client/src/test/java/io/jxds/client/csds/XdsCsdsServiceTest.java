@@ -211,19 +211,19 @@ class XdsCsdsServiceTest {
     return response.getConfigList().stream().filter(c -> c.getNode().getId().equals(nodeId)).findFirst();
   }
 
-  private static ClientConfig ours(ClientStatusResponse response, String nodeId) {
+  static ClientConfig ours(ClientStatusResponse response, String nodeId) {
     assertThat(response).isNotNull();
     return find(response, nodeId).orElseThrow(() -> new AssertionError("no client " + nodeId + " in " + response));
   }
 
-  private static GenericXdsConfig resource(ClientConfig config, String typeUrl, String name) {
+  static GenericXdsConfig resource(ClientConfig config, String typeUrl, String name) {
     return config.getGenericXdsConfigsList().stream()
         .filter(g -> g.getTypeUrl().equals(typeUrl) && g.getName().equals(name))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no " + name + " in " + config));
   }
 
-  private static <T> ResourceWatcher<T> noop() {
+  static <T> ResourceWatcher<T> noop() {
     return new ResourceWatcher<>() {
       @Override
       public void onUpdate(T value) {}
