@@ -10,8 +10,6 @@ import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.PickResult;
 import io.grpc.LoadBalancer.ResolvedAddresses;
-import io.grpc.NameResolverRegistry;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.model.ClusterUpdate;
 import io.jxds.api.model.EndpointsUpdate;
@@ -45,19 +43,7 @@ class ClusterKindSwitchTest {
 
   @BeforeEach
   void start() {
-    NameResolverRegistry registry = new NameResolverRegistry();
-    registry.register(dns);
-    Helper helper = new ForwardingLoadBalancerHelper() {
-      @Override
-      protected Helper delegate() {
-        return fake;
-      }
-
-      @Override
-      public NameResolverRegistry getNameResolverRegistry() {
-        return registry;
-      }
-    };
+    Helper helper = dns.helperOver(fake);
     balancer = new CdsBalancer(helper, xds, "payments", TestRandom.seeded(1), TestRandom.seeded(2));
     fake.run(() -> balancer.acceptResolvedAddresses(ResolvedAddresses.newBuilder()
         .setAddresses(List.of())

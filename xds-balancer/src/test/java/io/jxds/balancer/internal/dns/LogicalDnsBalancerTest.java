@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Helper;
-import io.grpc.NameResolverRegistry;
 import io.grpc.Status;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LocalityId;
 import io.jxds.api.model.LogicalDns;
 import io.jxds.balancer.internal.tree.EndpointLocality;
@@ -37,19 +35,7 @@ class LogicalDnsBalancerTest {
 
   @BeforeEach
   void start() {
-    NameResolverRegistry registry = new NameResolverRegistry();
-    registry.register(dnsProvider);
-    Helper helper = new ForwardingLoadBalancerHelper() {
-      @Override
-      protected Helper delegate() {
-        return fake;
-      }
-
-      @Override
-      public NameResolverRegistry getNameResolverRegistry() {
-        return registry;
-      }
-    };
+    Helper helper = dnsProvider.helperOver(fake);
     balancer = new LogicalDnsBalancer(helper, "legacy", new LogicalDns("backend.example", 8080));
     fake.run(balancer::start);
   }

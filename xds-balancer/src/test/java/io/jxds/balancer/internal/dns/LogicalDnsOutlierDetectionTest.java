@@ -6,9 +6,7 @@ import io.grpc.ConnectivityState;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.LoadBalancer.Helper;
 import io.grpc.LoadBalancer.PickResult;
-import io.grpc.NameResolverRegistry;
 import io.grpc.Status;
-import io.grpc.util.ForwardingLoadBalancerHelper;
 import io.jxds.api.model.LogicalDns;
 import io.jxds.api.model.OutlierDetection;
 import io.jxds.api.model.OutlierDetection.FailurePercentage;
@@ -49,19 +47,7 @@ class LogicalDnsOutlierDetectionTest {
 
   @BeforeEach
   void start() {
-    NameResolverRegistry registry = new NameResolverRegistry();
-    registry.register(dnsProvider);
-    Helper helper = new ForwardingLoadBalancerHelper() {
-      @Override
-      protected Helper delegate() {
-        return fake;
-      }
-
-      @Override
-      public NameResolverRegistry getNameResolverRegistry() {
-        return registry;
-      }
-    };
+    Helper helper = dnsProvider.helperOver(fake);
     fake.run(() -> detector.configure(FAILURE_PERCENTAGE));
     balancer = new LogicalDnsBalancer(detector.helper(helper), "legacy", new LogicalDns("backend.example", 8080),
         detector);

@@ -1,10 +1,13 @@
 package io.jxds.balancer.internal.dns;
 
 import io.grpc.EquivalentAddressGroup;
+import io.grpc.LoadBalancer;
 import io.grpc.NameResolver;
 import io.grpc.NameResolverProvider;
+import io.grpc.NameResolverRegistry;
 import io.grpc.Status;
 import io.grpc.StatusOr;
+import io.grpc.util.ForwardingLoadBalancerHelper;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +23,23 @@ public final class ScriptedDns extends NameResolverProvider {
   public Resolver resolver;
   /** How many times a resolver was asked to resolve again. */
   public int refreshes;
+
+  /** {@code delegate} with a name resolver registry that holds this provider only. */
+  public LoadBalancer.Helper helperOver(LoadBalancer.Helper delegate) {
+    NameResolverRegistry registry = new NameResolverRegistry();
+    registry.register(this);
+    return new ForwardingLoadBalancerHelper() {
+      @Override
+      protected LoadBalancer.Helper delegate() {
+        return delegate;
+      }
+
+      @Override
+      public NameResolverRegistry getNameResolverRegistry() {
+        return registry;
+      }
+    };
+  }
 
   @Override
   public NameResolver newNameResolver(URI targetUri, NameResolver.Args args) {
