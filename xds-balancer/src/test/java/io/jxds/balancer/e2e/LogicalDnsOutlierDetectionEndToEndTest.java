@@ -2,22 +2,13 @@ package io.jxds.balancer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.stub.ServerCalls;
 import io.jxds.testing.BackendCalls;
 import io.jxds.testing.Poll;
-import io.jxds.testing.TestBackend;
 import io.jxds.testing.XdsResources;
 import io.jxds.testing.XdsTestBed;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,19 +23,19 @@ class LogicalDnsOutlierDetectionEndToEndTest {
   private static final Duration INTERVAL = Duration.ofSeconds(1);
 
   @RegisterExtension final XdsTestBed bed = new XdsTestBed();
-  private final AtomicBoolean sick = new AtomicBoolean(true);
-  private Server sickServer;
+  private SickBackend sickBackend;
 
   @AfterEach
-  void stopSickServer() throws InterruptedException {
-    if (sickServer != null) {
-      sickServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  void stopSickBackend() throws InterruptedException {
+    if (sickBackend != null) {
+      sickBackend.close();
     }
   }
 
   @Test
   void sickDnsEndpointIsEjectedAndServesAgainAfterItHeals() throws Exception {
-    int port = startSickServer();
+    sickBackend = new SickBackend();
+    int port = sickBackend.port();
     bed.ads().setClusters(XdsResources.cluster("legacy").logicalDns("127.0.0.1", port)
         .failurePercentageEjection(INTERVAL, Duration.ofSeconds(2), 50, 1, 5, 100)
         .build());
@@ -57,7 +48,7 @@ class LogicalDnsOutlierDetectionEndToEndTest {
         INTERVAL.multipliedBy(10), () -> ejected(last, BackendCalls.failure(channel)));
     assertThat(last.get().getDescription()).contains("cluster legacy", "127.0.0.1:" + port);
 
-    sick.set(false);
+    sickBackend.sick.set(false);
     BackendCalls.awaitCalls(channel, 5, Duration.ofSeconds(15), w -> w.getOrDefault("healed", 0) == 5);
   }
 
@@ -70,26 +61,5 @@ class LogicalDnsOutlierDetectionEndToEndTest {
     last.set(status);
     return status.getCode() == Status.Code.UNAVAILABLE && status.getDescription() != null
         && status.getDescription().contains("ejected by outlier detection");
-  }
-
-  /** A backend that accepts connections and fails every RPC while {@link #sick}; its name: "healed". */
-  private int startSickServer() throws Exception {
-    ServerServiceDefinition service = ServerServiceDefinition.builder("jxds.testing.Backend")
-        .addMethod(TestBackend.NAME_METHOD, ServerCalls.asyncUnaryCall((request, observer) -> {
-          if (sick.get()) {
-            observer.onError(Status.INTERNAL.withDescription("sick").asRuntimeException());
-          } else {
-            observer.onNext("healed".getBytes(StandardCharsets.UTF_8));
-            observer.onCompleted();
-          }
-        }))
-        .addMethod(TestBackend.HOLD_METHOD, ServerCalls.asyncServerStreamingCall((request, observer) ->
-            observer.onError(Status.INTERNAL.asRuntimeException())))
-        .build();
-    sickServer = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-        .addService(service)
-        .build()
-        .start();
-    return sickServer.getPort();
   }
 }

@@ -6,24 +6,14 @@ import static io.jxds.testing.BackendCalls.awaitCalls;
 import static io.jxds.testing.BackendCalls.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
-import io.grpc.Status;
-import io.grpc.stub.ServerCalls;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.TestBackend;
 import io.jxds.testing.TestBackends;
 import io.jxds.testing.XdsResources;
 import io.jxds.testing.XdsTestBed;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,14 +28,12 @@ class OutlierDetectionEndToEndTest {
   @RegisterExtension final XdsTestBed bed = new XdsTestBed();
   private final FakeAdsServer ads = bed.ads();
   private final TestBackends backends = bed.backends();
-  private final AtomicBoolean sick = new AtomicBoolean(true);
-  private final AtomicInteger sickCalls = new AtomicInteger();
-  private Server sickServer;
+  private SickBackend sickBackend;
 
   @AfterEach
-  void stopSickServer() throws InterruptedException {
-    if (sickServer != null) {
-      sickServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  void stopSickBackend() throws InterruptedException {
+    if (sickBackend != null) {
+      sickBackend.close();
     }
   }
 
@@ -53,7 +41,8 @@ class OutlierDetectionEndToEndTest {
   void sickEndpointIsEjectedWithinThreeIntervalsAndGetsTrafficAgainAfterItHeals() throws Exception {
     TestBackend a = backends.start("a");
     TestBackend b = backends.start("b");
-    int sickPort = startSickServer();
+    sickBackend = new SickBackend();
+    int sickPort = sickBackend.port();
     String cluster = "outliers";
     ads.setClusters(XdsResources.cluster(cluster)
         .failurePercentageEjection(INTERVAL, Duration.ofSeconds(2), 50, 3, 10, 34)
@@ -78,37 +67,15 @@ class OutlierDetectionEndToEndTest {
     assertThat(window).as("calls once ejected").doesNotContainKey(FAILED);
     assertThat(ejectedAfter).as("time to eject").isLessThanOrEqualTo(INTERVAL.multipliedBy(3));
 
-    int sickBefore = sickCalls.get();
+    int sickBefore = sickBackend.calls.get();
     Map<String, Integer> after = calls(channel, 60);
     assertThat(after).containsOnlyKeys("a", "b");
     assertThat(after.get("a")).isBetween(20, 40);
-    assertThat(sickCalls.get()).as("calls reaching the sick backend while ejected").isEqualTo(sickBefore);
+    assertThat(sickBackend.calls.get()).as("calls reaching the sick backend while ejected").isEqualTo(sickBefore);
 
-    sick.set(false); // healed: back after the ejection time (2 s), at a sweep
+    sickBackend.sick.set(false); // healed: back after the ejection time (2 s), at a sweep
     awaitCalls(channel, 30, Duration.ofSeconds(15), w -> w.containsKey("healed") && !w.containsKey(FAILED));
     Map<String, Integer> healed = calls(channel, 60);
     assertThat(healed).containsOnlyKeys("a", "b", "healed");
-  }
-
-  /** A backend that accepts connections and fails every RPC while {@link #sick}; its name: "healed". */
-  private int startSickServer() throws Exception {
-    ServerServiceDefinition service = ServerServiceDefinition.builder("jxds.testing.Backend")
-        .addMethod(TestBackend.NAME_METHOD, ServerCalls.asyncUnaryCall((request, observer) -> {
-          sickCalls.incrementAndGet();
-          if (sick.get()) {
-            observer.onError(Status.INTERNAL.withDescription("sick").asRuntimeException());
-          } else {
-            observer.onNext("healed".getBytes(StandardCharsets.UTF_8));
-            observer.onCompleted();
-          }
-        }))
-        .addMethod(TestBackend.HOLD_METHOD, ServerCalls.asyncServerStreamingCall((request, observer) ->
-            observer.onError(Status.INTERNAL.asRuntimeException())))
-        .build();
-    sickServer = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-        .addService(service)
-        .build()
-        .start();
-    return sickServer.getPort();
   }
 }
