@@ -6,7 +6,6 @@ import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.api.CertificateProvider;
-import io.jxds.api.ResourceStatus;
 import io.jxds.api.ResourceType;
 import io.jxds.api.ResourceTypes;
 import io.jxds.api.ResourceWatcher;
@@ -19,7 +18,6 @@ import io.jxds.client.internal.ClientInternals;
 import io.jxds.client.internal.LiveClients;
 import io.jxds.client.internal.XdstpName;
 import io.jxds.client.internal.cache.ResourceCache;
-import io.jxds.client.internal.cache.ServerId;
 import io.jxds.client.internal.cache.WatcherRegistration;
 import io.jxds.client.internal.lrs.LoadReportClient;
 import io.jxds.client.internal.lrs.LoadStatsStore;
@@ -32,8 +30,6 @@ import io.jxds.client.internal.stream.ServerChain;
 import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -67,7 +63,7 @@ public final class DefaultXdsClient implements XdsClient {
       @Override
       public @Nullable LoadStatsStore loadStats(XdsClient client, String cluster) {
         DefaultXdsClient c = unwrap(client);
-        return c == null ? null : c.clientOfName(cluster).loadReports.store();
+        return c == null ? null : c.loadReportsOf(cluster).store();
       }
 
       @Override
@@ -84,7 +80,8 @@ public final class DefaultXdsClient implements XdsClient {
   private final List<AdsTransport> transports;
   private final @Nullable ScheduledExecutorService ownedScheduler;
   private final ResourceCache cache;
-  private final ServerChain servers;
+  /** The chains (gRFC A71) of the distinct server lists (gRFC A47), over shared streams. */
+  private final Federation federation;
   /** Registrations by (type, name, watcher identity): where caller threads meet. */
   private final ConcurrentMap<WatchKey, WatcherRegistration<?>> registrations = new ConcurrentHashMap<>();
   /** One descriptor per type URL, checked on the caller's thread. */
@@ -100,19 +97,10 @@ public final class DefaultXdsClient implements XdsClient {
   private boolean statusRebuildQueued;
   /** This client's entry in the process-wide list CSDS reports. */
   private final long liveClientId;
-  private final LoadReportClient loadReports;
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
-  /**
-   * gRFC A47: set once by the builder for a client built from a bootstrap (its {@code authorities},
-   * possibly none); null for one built on a target or channel, whose server serves every name.
-   */
-  private volatile @Nullable Federation federation;
 
-  /**
-   * @param lrsChannel the control plane's channel for load reports; null: counted, never sent
-   * @param telemetry where metrics go
-   */
+  /** A client without a bootstrap: its servers serve every name. */
   DefaultXdsClient(
       List<AdsServer> adsServers,
       Map<String, FileWatcherProvider> certificateProviders,
@@ -127,9 +115,37 @@ public final class DefaultXdsClient implements XdsClient {
       RandomGenerator random,
       @Nullable Channel lrsChannel,
       Telemetry telemetry) {
+    this(adsServers, null, certificateProviders, node, resourceTimeout, cacheRetention, nodeOnFirstRequestOnly,
+        scheduler, ownedScheduler, clock, ticker, random, lrsChannel, telemetry);
+  }
+
+  /**
+   * @param adsServers the top-level servers, the first serving (gRFC A71)
+   * @param authorities gRFC A47: the bootstrap's authorities and their servers (empty: the
+   *     top-level ones; the same server as one instance wherever it is listed), or null for a
+   *     client without a bootstrap, whose servers serve every name
+   * @param lrsChannel the first top-level server's channel for load reports; null: counted, never
+   *     sent (an authority's go to its first server's {@link AdsServer#lrsChannel()})
+   * @param telemetry where metrics go
+   */
+  DefaultXdsClient(
+      List<AdsServer> adsServers,
+      @Nullable Map<String, List<AdsServer>> authorities,
+      Map<String, FileWatcherProvider> certificateProviders,
+      Node node,
+      Duration resourceTimeout,
+      Duration cacheRetention,
+      boolean nodeOnFirstRequestOnly,
+      ScheduledExecutorService scheduler,
+      @Nullable ScheduledExecutorService ownedScheduler,
+      Clock clock,
+      LongSupplier ticker,
+      RandomGenerator random,
+      @Nullable Channel lrsChannel,
+      Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
-    this.transports = adsServers.stream().map(AdsServer::transport).toList();
+
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;
@@ -139,12 +155,16 @@ public final class DefaultXdsClient implements XdsClient {
     this.status = new XdsClientStatus(false, nodeId, List.of());
     // Metrics, load reports and CSDS name the primary server (the first of xds_servers): load
     // reports go to it (lrs_server "self"), and A78 labels a client's metrics by one server.
-    String primaryTarget = transports.get(0).target();
+    String primaryTarget = adsServers.get(0).transport().target();
     this.telemetry = telemetry;
     this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
-    // gRFC A71: the bootstrap's servers in order; the chain decides which of them serve. Built
-    // first, so that the cache has it from the start; the controllers then get the cache.
-    this.servers = new ServerChain(syncContext);
+    // gRFC A71: each list's servers in order; its chain decides which of them serve. Built first,
+    // so that the cache has them from the start; the controllers then get the cache.
+    this.federation = new Federation(adsServers, authorities, servers -> new Federation.Lane(
+        servers,
+        new ServerChain(syncContext),
+        new LoadReportClient(servers == adsServers ? lrsChannel : servers.get(0).lrsChannel(),
+            servers.get(0).transport().target(), node, syncContext, scheduler, ticker, random)));
     this.cache =
         new ResourceCache(
             nodeId,
@@ -154,26 +174,12 @@ public final class DefaultXdsClient implements XdsClient {
             scheduler,
             clock,
             ticker,
-            servers,
+            federation.top().chain(),
             new CacheListener());
-    List<AdsStreamController> controllers = new ArrayList<>();
-    for (int i = 0; i < adsServers.size(); i++) {
-      AdsServer server = adsServers.get(i);
-      controllers.add(new AdsStreamController(
-          new ServerId(i, server.transport().target()),
-          server,
-          cache,
-          node,
-          nodeOnFirstRequestOnly,
-          syncContext,
-          scheduler,
-          ticker,
-          random,
-          servers));
-    }
-    servers.start(controllers, cache, this::publishStatus);
-    this.loadReports =
-        new LoadReportClient(lrsChannel, primaryTarget, node, syncContext, scheduler, ticker, random);
+    federation.start(cache, (id, server, filtered) -> new AdsStreamController(
+        id, server, cache, node, nodeOnFirstRequestOnly, syncContext, scheduler, ticker, random, filtered),
+        this::publishStatus);
+    this.transports = federation.controllers().stream().map(AdsStreamController::transport).toList();
     this.liveClientId = LiveClients.register(new LiveClients.Client() {
       @Override
       public Node node() {
@@ -187,7 +193,7 @@ public final class DefaultXdsClient implements XdsClient {
 
       @Override
       public XdsClientStatus status() {
-        return DefaultXdsClient.this.status(); // with federation, every authority's resources
+        return DefaultXdsClient.this.status(); // with federation, every authority's resources (one cache)
       }
     });
   }
@@ -219,24 +225,19 @@ public final class DefaultXdsClient implements XdsClient {
       } catch (IllegalArgumentException e) {
         return failedWatch(type, name, "INVALID_ARGUMENT: " + e.getMessage(), watcher, executor);
       }
-      Federation f = federation;
-      if (f != null) {
-        String authority = XdstpName.authority(canonical);
-        DefaultXdsClient owner = f.clientOf(authority);
-        if (owner == null) {
-          String why = "INVALID_ARGUMENT: authority \"" + authority + "\" is not in the bootstrap's authorities";
-          return failedWatch(type, name, why, watcher, executor);
-        }
-        if (owner != this) {
-          return owner.watch(requestedType, canonical, watcher, executor);
-        }
+      String authority = XdstpName.authority(canonical);
+      Federation.Lane lane = federation.laneOf(authority);
+      if (lane == null) {
+        String why = "INVALID_ARGUMENT: authority \"" + authority + "\" is not in the bootstrap's authorities";
+        return failedWatch(type, name, why, watcher, executor);
       }
-      return register(type, canonical, watcher, executor);
+      return register(type, canonical, lane.chain(), watcher, executor);
     }
-    return register(type, name, watcher, executor);
+    return register(type, name, federation.top().chain(), watcher, executor);
   }
 
-  private <T> WatchHandle register(ResourceType<T> type, String name, ResourceWatcher<T> watcher, Executor executor) {
+  private <T> WatchHandle register(ResourceType<T> type, String name, ServerChain chain, ResourceWatcher<T> watcher,
+      Executor executor) {
     ResourceType<?> known = types.putIfAbsent(type.typeUrl(), type);
     if (known != null && known != type) {
       throw new IllegalArgumentException(
@@ -254,7 +255,7 @@ public final class DefaultXdsClient implements XdsClient {
       registrations.remove(key, registration);
       throw new IllegalStateException("xDS client is closed");
     }
-    syncContext.execute(() -> cache.addWatcher(type, name, registration));
+    syncContext.execute(() -> cache.addWatcher(type, name, chain, registration));
     return () -> {
       if (registration.cancel()) {
         registrations.remove(key, registration);
@@ -265,40 +266,17 @@ public final class DefaultXdsClient implements XdsClient {
 
   @Override
   public XdsClientStatus status() {
-    Federation f = federation;
-    if (f == null || f.others().isEmpty()) {
-      return status;
-    }
-    // gRFC A47: the resources of every authority's client, in the snapshot's order.
-    List<ResourceStatus> all = new ArrayList<>(status.resources());
-    for (DefaultXdsClient other : f.others()) {
-      all.addAll(other.status.resources());
-    }
-    all.sort(Comparator.comparing(ResourceStatus::typeUrl).thenComparing(ResourceStatus::name));
-    return new XdsClientStatus(status.connected(), nodeId, all);
+    return status;
   }
 
   /**
-   * The client that serves {@code name}: with federation (gRFC A47), the client of an {@code
-   * xdstp:} name's authority; this one for any other name, or an authority the bootstrap lacks.
+   * Where the load reports of cluster {@code name} go: with federation (gRFC A47), the first server
+   * of an {@code xdstp:} name's authority; the first top-level server for any other name, or an
+   * authority the bootstrap lacks.
    */
-  private DefaultXdsClient clientOfName(String name) {
-    Federation f = federation;
-    if (f == null || !XdstpName.matches(name)) {
-      return this;
-    }
-    DefaultXdsClient owner = f.clientOf(XdstpName.authority(name));
-    return owner == null ? this : owner;
-  }
-
-  /** gRFC A47: the authorities' clients; set once, by the builder, before the client is handed out. */
-  void federate(Federation f) {
-    federation = f;
-    // gRFC A40/A71: one ClientConfig per client. The authorities' clients are parts of this one:
-    // CSDS reports their resources in this client's status, not as clients of their own.
-    for (DefaultXdsClient other : f.others()) {
-      LiveClients.unregister(other.liveClientId);
-    }
+  private LoadReportClient loadReportsOf(String name) {
+    Federation.Lane lane = XdstpName.matches(name) ? federation.laneOf(XdstpName.authority(name)) : null;
+    return (lane == null ? federation.top() : lane).loadReports();
   }
 
   /** A watch that cannot be served: its watcher hears why at once (UNAVAILABLE, gRFC A54), nothing is requested. */
@@ -368,12 +346,6 @@ public final class DefaultXdsClient implements XdsClient {
       return;
     }
     LiveClients.unregister(liveClientId);
-    Federation f = federation;
-    if (f != null) {
-      for (DefaultXdsClient other : f.others()) {
-        other.closeNow();
-      }
-    }
     for (WatcherRegistration<?> r : registrations.values()) {
       r.cancel();
     }
@@ -383,9 +355,11 @@ public final class DefaultXdsClient implements XdsClient {
     // it fails: a leaked channel or timer thread would outlive the client for good.
     syncContext.execute(
         () -> {
-          closeStep("load reports", loadReports::shutdown);
+          for (Federation.Lane lane : federation.lanes()) {
+            closeStep("load reports", lane.loadReports()::shutdown);
+          }
           closeStep("metrics", metrics::close);
-          closeStep("stream", this.servers::shutdown);
+          closeStep("stream", federation::shutdown);
           closeStep("cache", cache::shutdown);
           status = new XdsClientStatus(false, nodeId, List.of());
           for (AdsTransport transport : transports) {
@@ -443,7 +417,7 @@ public final class DefaultXdsClient implements XdsClient {
   // Cheap when few resources changed: the cache reuses each unchanged type's status list.
   private void rebuildStatus() {
     if (!closed.get()) {
-      status = new XdsClientStatus(servers.isConnected(), nodeId, cache.statuses());
+      status = new XdsClientStatus(federation.isConnected(), nodeId, cache.statuses());
     }
   }
 

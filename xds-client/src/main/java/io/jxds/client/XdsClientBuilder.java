@@ -5,6 +5,7 @@ import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
+import io.jxds.client.bootstrap.Authority;
 import io.jxds.client.bootstrap.Bootstrap;
 import io.jxds.client.bootstrap.CertificateProviderSpec;
 import io.jxds.client.bootstrap.ServerInfo;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -394,6 +396,7 @@ public final class XdsClientBuilder {
     }
     DefaultXdsClient client = new DefaultXdsClient(
         servers,
+        bootstrap == null ? null : authorityServers(bootstrap, servers),
         providers,
         n,
         resourceTimeout,
@@ -406,37 +409,38 @@ public final class XdsClientBuilder {
         random == null ? new Random() : random,
         lrsChannel,
         telemetry != null ? telemetry : Telemetry.global());
-    // gRFC A47: a bootstrap's client checks every xdstp: name's authority against its authorities,
-    // none of them included. A client without a bootstrap has one server, which serves every name.
-    if (bootstrap != null) {
-      ScheduledExecutorService shared = timers;
-      client.federate(Federation.of(bootstrap, client, authorityServers -> authorityClient(authorityServers, shared)));
-    }
     return client;
   }
 
   /**
-   * The client of an authority with servers of its own (gRFC A47): this builder's settings, those
-   * servers (the first, then the others as fallbacks, gRFC A71) and their own features, the
-   * timer thread of the top-level client.
+   * gRFC A47: each of the bootstrap's authorities with its servers (none: the top-level ones), a
+   * bootstrap's client checking every {@code xdstp:} name's authority against them, none of them
+   * included (a client without a bootstrap has one server list, which serves every name). A server
+   * listed more than once, at the top level or by several authorities, is one {@link AdsServer}
+   * (one channel, one stream) with its own features; the top-level ones are those already built.
    */
-  private DefaultXdsClient authorityClient(List<ServerInfo> authorityServers, ScheduledExecutorService timers) {
-    ServerInfo first = authorityServers.get(0);
-    XdsClientBuilder b = forTarget(first.serverUri(), first.channelCredentials().toChannelCredentials());
-    b.addFallbacks(authorityServers);
-    b.node = node;
-    b.resourceTimeout = resourceTimeout;
-    b.cacheRetention = cacheRetention;
-    b.ignoreResourceDeletion = first.ignoreResourceDeletion();
-    b.delta = first.delta();
-    b.nodeOnFirstRequestOnly = nodeOnFirstRequestOnly;
-    b.scheduler = timers;
-    b.clock = clock;
-    b.ticker = ticker;
-    b.random = random;
-    b.certificateProviders = certificateProviders;
-    b.telemetry = telemetry;
-    return b.build();
+  private static Map<String, List<AdsServer>> authorityServers(Bootstrap bootstrap, List<AdsServer> top) {
+    Map<ServerInfo, AdsServer> known = new HashMap<>();
+    List<ServerInfo> topInfos = bootstrap.servers();
+    for (int i = 0; i < topInfos.size() && i < top.size(); i++) {
+      known.putIfAbsent(topInfos.get(i), top.get(i));
+    }
+    Map<String, List<AdsServer>> out = new LinkedHashMap<>();
+    for (Map.Entry<String, Authority> e : bootstrap.authorities().entrySet()) {
+      List<AdsServer> servers = new ArrayList<>();
+      for (ServerInfo s : e.getValue().servers()) {
+        servers.add(known.computeIfAbsent(s, XdsClientBuilder::ownedServer));
+      }
+      out.put(e.getKey(), servers);
+    }
+    return out;
+  }
+
+  /** An authority's server on a channel of its own, which also carries its load reports. */
+  private static AdsServer ownedServer(ServerInfo s) {
+    ManagedChannel managed = ownedChannel(s.serverUri(), s.channelCredentials().toChannelCredentials());
+    return new AdsServer(new GrpcAdsTransport(managed, managed, s.serverUri()), s.delta(), s.ignoreResourceDeletion(),
+        managed);
   }
 
   private static AdsTransport ownedTransport(String target, ChannelCredentials credentials) {

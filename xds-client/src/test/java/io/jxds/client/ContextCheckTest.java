@@ -58,7 +58,7 @@ class ContextCheckTest {
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> cache.wireNames(ResourceTypes.CLUSTER_TYPE_URL)).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(cache::statuses).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(cache::noStreamReady).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> cache.noStreamReady(chain)).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> chain.wireChanged(ResourceTypes.CLUSTER_TYPE_URL, "a"))
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(chain::isConnected).isInstanceOf(IllegalStateException.class);

@@ -2,7 +2,6 @@ package io.jxds.client.internal.cache;
 
 import io.jxds.client.internal.DurationFormat;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *       dropped: it is concluded once the name has been missing for the resource timeout, counted
  *       from when it was first seen missing (across streams), by a timer or by the next response
  *       that still lacks it.
- *   <li>gRFC A53: with the serving server's {@code ignore_resource_deletion}, a deletion of a value is
- *       ignored, with one warning; the value stays.
+ *   <li>gRFC A53: with the {@code ignore_resource_deletion} of the server serving the name's chain,
+ *       a deletion of a value is ignored, with one warning; the value stays.
  *   <li>Delta: {@code removed_resources} is a deletion, on the wire or retained.
  * </ul>
  */
@@ -34,20 +33,17 @@ final class AbsenceRules {
   private static final Logger log = LoggerFactory.getLogger(AbsenceRules.class);
 
   private final Duration resourceTimeout;
-  /** gRFC A53: whether the serving server has {@code ignore_resource_deletion}. */
-  private final BooleanSupplier ignoreResourceDeletion;
   /** Monotonic nanoseconds: how long a deletion has been postponed. */
   private final LongSupplier nanoTicker;
-  /** Whether the serving stream speaks state of the world. */
-  private final BooleanSupplier stateOfTheWorld;
   private final WatcherDelivery delivery;
 
-  AbsenceRules(Duration resourceTimeout, BooleanSupplier ignoreResourceDeletion, LongSupplier nanoTicker,
-      BooleanSupplier stateOfTheWorld, WatcherDelivery delivery) {
+  /**
+   * Whether the serving stream speaks state of the world and whether the serving server has
+   * {@code ignore_resource_deletion} (gRFC A53) are asked of each name's own chain.
+   */
+  AbsenceRules(Duration resourceTimeout, LongSupplier nanoTicker, WatcherDelivery delivery) {
     this.resourceTimeout = resourceTimeout;
-    this.ignoreResourceDeletion = ignoreResourceDeletion;
     this.nanoTicker = nanoTicker;
-    this.stateOfTheWorld = stateOfTheWorld;
     this.delivery = delivery;
   }
 
@@ -59,12 +55,17 @@ final class AbsenceRules {
    * @param answeredMark the response answers a request that named every watched name whose wire
    *     mark is at most this; -1 when it may answer none (a new version pushed before the server
    *     saw the request)
+   * @param via the responding stream's controller when streams carry different names (federation,
+   *     gRFC A47), else null: the response covers only the names that stream requested
    */
   <T> void afterStateOfTheWorld(TypeCache<T> t, AppliedResponse response, String version,
-      boolean firstOfTypeOnStream, long answeredMark, CallbackTracker tracker) {
+      boolean firstOfTypeOnStream, long answeredMark, CallbackTracker tracker, Object via) {
     for (ResourceEntry<T> entry : t.entries()) {
       if (!entry.onWire()) {
         continue; // retained off the wire: the response does not cover it
+      }
+      if (via != null && !entry.servers().carries(via)) {
+        continue; // another authority's name, not requested on this stream
       }
       if (entry.wasSeenIn(response.sequence)) {
         entry.cancelPostponedDeletion(); // it is back
@@ -130,7 +131,7 @@ final class AbsenceRules {
     if (entry.absent()) {
       return;
     }
-    if (entry.value() != null && ignoreResourceDeletion.getAsBoolean()) {
+    if (entry.value() != null && entry.servers().ignoreResourceDeletion()) {
       if (entry.ignoreDeletion()) {
         log.warn(
             "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
@@ -190,7 +191,7 @@ final class AbsenceRules {
    */
   private <T> void rewatchWindowOver(ResourceEntry<T> entry) {
     entry.closeRewatchWindow();
-    boolean sotw = stateOfTheWorld.getAsBoolean();
+    boolean sotw = entry.servers().stateOfTheWorld();
     if (entry.value() != null && entry.type.absenceMeansDeletion() && sotw && entry.responseSinceTimerArmed()) {
       deleted(entry, null);
       delivery.dispatch();

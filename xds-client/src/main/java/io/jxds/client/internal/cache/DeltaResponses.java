@@ -95,11 +95,11 @@ final class DeltaResponses {
    * (a version from another server means nothing to this one), for the stream's {@code
    * initial_resource_versions}. Told so, {@code stream} vouches for each.
    */
-  Map<String, String> cachedVersions(TypeCache<?> t, StreamId stream) {
+  Map<String, String> cachedVersions(TypeCache<?> t, StreamId stream, Object via) {
     Map<String, String> out = new HashMap<>();
     for (ResourceEntry<?> entry : t.inOrder()) {
       if (entry.watched() && entry.value() != null && !entry.version().isEmpty()
-          && stream.server().equals(entry.source())) {
+          && stream.server().equals(entry.source()) && (via == null || entry.servers().carries(via))) {
         out.put(entry.name, entry.version());
         entry.vouchedBy(stream);
       }

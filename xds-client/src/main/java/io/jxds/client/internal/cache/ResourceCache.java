@@ -13,6 +13,7 @@ import io.jxds.client.internal.cache.ResourceEntry.Wire;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,25 +50,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ResourceCache {
   private static final Logger log = LoggerFactory.getLogger(ResourceCache.class);
-
-  /** The servers that carry the cache's requests: the client's {@code ServerChain}. */
-  public interface Servers {
-    /** A name of a type went on or off the wire: send a request. */
-    void wireChanged(String typeUrl, String name);
-
-    /**
-     * Whether the serving stream speaks state of the world, where the last name of a type is held
-     * and a missing name can mean a deletion; delta xDS unsubscribes names explicitly and deletes
-     * with {@code removed_resources}.
-     */
-    boolean stateOfTheWorld();
-
-    /** gRFC A53: whether the serving server has {@code ignore_resource_deletion}. */
-    boolean ignoreResourceDeletion();
-
-    /** Whether requests written now reach a ready stream (so a timer may start). */
-    boolean streamReady();
-  }
 
   /** What the cache tells the client around it: status snapshots and metrics. */
   public interface Listener {
@@ -106,8 +88,11 @@ public final class ResourceCache {
   private final Map<String, TypeCache<?>> types = new TreeMap<>();
   /** Numbers the responses applied (and kept delta resources): see {@code AppliedResponse.sequence}. */
   private long responseSequence;
-  /** Set while the ADS stream is failing: from a stream failure to the next response. */
-  private ConnectionFailure connectionFailure;
+  /**
+   * Per chain, set while its serving stream is failing: from a stream failure to the next response.
+   * Empty while every stream works, so a response costs one check.
+   */
+  private final Map<Servers, ConnectionFailure> failures = new IdentityHashMap<>(2);
   private boolean shutdown;
 
   /**
@@ -134,13 +119,21 @@ public final class ResourceCache {
     this.servers = servers;
     this.listener = listener;
     this.delivery = new WatcherDelivery(nodeId, syncContext, listener::stateChanged, listener::publishStatusNow);
-    this.absence = new AbsenceRules(
-        resourceTimeout, servers::ignoreResourceDeletion, nanoTicker, servers::stateOfTheWorld, delivery);
+    this.absence = new AbsenceRules(resourceTimeout, nanoTicker, delivery);
     this.delta = new DeltaResponses(clock, () -> ++responseSequence, delivery, absence);
   }
 
   /** Adds a watcher; a cached value, absence or error reaches it at once, on its executor. */
   public <T> void addWatcher(ResourceType<T> type, String name, WatcherRegistration<T> registration) {
+    addWatcher(type, name, servers, registration);
+  }
+
+  /**
+   * Adds a watcher of a name that {@code chain} carries (gRFC A47: its authority's), if the name
+   * is new to the cache; a cached value, absence or error reaches it at once, on its executor.
+   */
+  public <T> void addWatcher(
+      ResourceType<T> type, String name, Servers chain, WatcherRegistration<T> registration) {
     syncContext.throwIfNotInThisSynchronizationContext();
     if (shutdown || registration.isCancelled()) {
       return;
@@ -149,7 +142,7 @@ public final class ResourceCache {
     ResourceEntry<T> entry = t.get(name);
     boolean wentOnWire = entry == null || !entry.watched();
     if (entry == null) {
-      entry = t.create(name);
+      entry = t.create(name, chain);
     } else if (entry.wire() == Wire.HELD) {
       entry.watchAgainWhileHeld(t.nextMark());
     } else if (entry.wire() == Wire.RETAINED) {
@@ -157,7 +150,7 @@ public final class ResourceCache {
       // and a live stream that sent it need not send it again (java-control-plane does not). A
       // value whose stream has ended must be sent again by the server now serving, which was not
       // told the client holds it: until then it is unconfirmed (see AbsenceRules).
-      entry.watchAgain(servers.stateOfTheWorld() ? t.acceptedVersion() : entry.vouched() ? entry.version() : "",
+      entry.watchAgain(entry.servers().stateOfTheWorld() ? t.acceptedVersion() : entry.vouched() ? entry.version() : "",
           t.nextMark());
       log.debug("{} resource \"{}\" watched again; serving its retained value", type.shortName(), name);
     }
@@ -168,10 +161,11 @@ public final class ResourceCache {
     // as an error only: the last good value, told below, goes ahead of that error.
     boolean errorQueued = !told && delivery.pendingCount() > queued;
     t.releaseHold(); // the request this watch sends replaces the standing one
-    if (entry.value() == null && !entry.absent() && entry.error() == null && connectionFailure != null) {
+    ConnectionFailure failure = failures.isEmpty() ? null : failures.get(entry.servers());
+    if (entry.value() == null && !entry.absent() && entry.error() == null && failure != null) {
       // The stream is failing: the next attempt may be minutes away, and the watcher's channel
       // should fail fast with the reason rather than hang until then (told just below).
-      streamFailed(entry, connectionFailure);
+      streamFailed(entry, failure);
     }
     Consumer<ResourceWatcher<T>> tell = null;
     if (told) {
@@ -189,8 +183,8 @@ public final class ResourceCache {
       delivery.tellNewWatcher(queued, registration, tell); // ahead of a kept value's rejection
     }
     if (wentOnWire) {
-      servers.wireChanged(type.typeUrl(), name);
-    } else if (servers.streamReady()) {
+      entry.servers().wireChanged(type.typeUrl(), name);
+    } else if (entry.servers().streamReady()) {
       absence.armDoesNotExistTimer(entry);
     }
     delivery.dispatch();
@@ -215,7 +209,7 @@ public final class ResourceCache {
       log.info("{} resource \"{}\" whose deletion was ignored is no longer watched", type.shortName(), name);
     }
     // The last name of its type: no request is sent, so the one naming it stands.
-    boolean hold = t.watchedCount() == 1 && servers.stateOfTheWorld();
+    boolean hold = t.watchedCount() == 1 && entry.servers().stateOfTheWorld();
     // An absence is retained like a value: a channel that wakes on a deleted cluster should
     // fail at once with "does not exist", not wait out the resource timeout again.
     boolean retain = entry.cached() && !cacheRetention.isZero();
@@ -226,7 +220,7 @@ public final class ResourceCache {
     } else if (!hold) {
       log.debug("{} resource \"{}\" unwatched", type.shortName(), name);
     }
-    servers.wireChanged(type.typeUrl(), name);
+    entry.servers().wireChanged(type.typeUrl(), name);
     listener.stateChanged();
   }
 
@@ -248,27 +242,56 @@ public final class ResourceCache {
    * context's task ends.
    */
   public List<String> wireNames(String typeUrl) {
-    syncContext.throwIfNotInThisSynchronizationContext();
-    TypeCache<?> t = types.get(typeUrl);
-    return t == null ? List.of() : t.wireNames();
+    return wireNames(typeUrl, null);
   }
 
   /**
-   * Whether any name of this type is watched. When none is, no state-of-the-world request for the
-   * type is sent: an empty {@code resource_names} does not mean "nothing" to every server.
+   * {@link #wireNames(String)}, of the names {@code via}'s stream carries when streams carry
+   * different names (federation, gRFC A47: a controller's names are those of the chains that have
+   * it active); every name when {@code via} is null.
    */
-  public boolean hasWatched(String typeUrl) {
+  public List<String> wireNames(String typeUrl, Object via) {
     syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    return t != null && t.hasWatched();
+    return t == null ? List.of() : via == null ? t.wireNames() : t.wireNames(via);
   }
 
-  /** Whether {@code name} of this type is watched (delta: whether the server should track it). */
-  public boolean isWatched(String typeUrl, String name) {
+  /**
+   * Whether any name of this type that {@code via}'s stream carries (see {@link #wireNames(String,
+   * Object)}) is watched. When none is, no state-of-the-world request for the
+   * type is sent: an empty {@code resource_names} does not mean "nothing" to every server.
+   */
+  public boolean hasWatched(String typeUrl, Object via) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    TypeCache<?> t = types.get(typeUrl);
+    return t != null && (via == null ? t.hasWatched() : t.hasWatched(via));
+  }
+
+  /**
+   * Whether {@code name} of this type is watched and goes on {@code via}'s stream (see {@link
+   * #wireNames(String, Object)}; delta: whether the server should track it).
+   */
+  public boolean isWatched(String typeUrl, String name, Object via) {
     syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
     ResourceEntry<?> entry = t == null ? null : t.get(name);
-    return entry != null && entry.watched();
+    return entry != null && entry.watched() && (via == null || entry.servers().carries(via));
+  }
+
+  /**
+   * {@code chain} fell back to a server whose stream is open already (federation, gRFC A47): its
+   * names get new wire marks, so that an answer to a request written before cannot conclude
+   * their absence.
+   */
+  public void remark(Servers chain) {
+    syncContext.throwIfNotInThisSynchronizationContext();
+    for (TypeCache<?> t : types.values()) {
+      for (ResourceEntry<?> entry : t.entries()) {
+        if (entry.watched() && entry.servers() == chain) {
+          entry.remark(t.nextMark());
+        }
+      }
+    }
   }
 
   /**
@@ -282,15 +305,15 @@ public final class ResourceCache {
   }
 
   /**
-   * The version of every watched name of this type whose cached value came from {@code stream}'s
-   * server: a new delta stream's {@code initial_resource_versions} (a version from another server
-   * means nothing to this one). Told so, {@code stream} would send a change or removal of each:
-   * it vouches for them.
+   * The version of every watched name of this type (that {@code via}'s stream carries) whose cached
+   * value came from {@code stream}'s server: a new delta stream's {@code initial_resource_versions}
+   * (a version from another server means nothing to this one). Told so, {@code stream} would send a
+   * change or removal of each: it vouches for them.
    */
-  public Map<String, String> cachedVersions(String typeUrl, StreamId stream) {
+  public Map<String, String> cachedVersions(String typeUrl, StreamId stream, Object via) {
     syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
-    Map<String, String> out = t == null ? Map.of() : delta.cachedVersions(t, stream);
+    Map<String, String> out = t == null ? Map.of() : delta.cachedVersions(t, stream, via);
     if (!out.isEmpty()) {
       listener.stateChanged(); // a value watched again may be confirmed now
     }
@@ -322,8 +345,11 @@ public final class ResourceCache {
     }
   }
 
-  /** The type's request is on a ready stream: arm the does-not-exist timers of its names. */
-  public void requestSent(String typeUrl) {
+  /**
+   * The type's request is on a ready stream: arm the does-not-exist timers of its names (those
+   * {@code via}'s stream carries, see {@link #wireNames(String, Object)}).
+   */
+  public void requestSent(String typeUrl, Object via) {
     syncContext.throwIfNotInThisSynchronizationContext();
     TypeCache<?> t = types.get(typeUrl);
     if (t == null || shutdown) {
@@ -331,6 +357,9 @@ public final class ResourceCache {
     }
     boolean newlyRequested = false;
     for (ResourceEntry<?> entry : t.entries()) {
+      if (via != null && !entry.servers().carries(via)) {
+        continue;
+      }
       boolean was = entry.requested();
       absence.armDoesNotExistTimer(entry);
       newlyRequested |= !was && entry.requested();
@@ -341,29 +370,34 @@ public final class ResourceCache {
   }
 
   /**
-   * No server has a ready stream: no timer may run while nothing can answer (gRFC A57). A
-   * postponed deletion keeps the time its name was first left out, for the next stream to go
-   * on from. Held names leave the wire with the stream (a new stream requests only watched names).
+   * No server of {@code chain} has a ready stream: no timer of its names may run while nothing can
+   * answer (gRFC A57). A postponed deletion keeps the time its name was first left out, for the
+   * next stream to go on from. Held names leave the wire with the stream (a new stream requests
+   * only watched names).
    */
-  public void noStreamReady() {
+  public void noStreamReady(Servers chain) {
     syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
-      t.releaseHold();
       for (ResourceEntry<?> entry : t.entries()) {
-        entry.stopTimers();
+        if (entry.servers() == chain) {
+          if (entry.wire() == Wire.HELD) {
+            entry.releaseHold();
+          }
+          entry.stopTimers();
+        }
       }
     }
   }
 
   /**
-   * Whether some watched name knows nothing: no value, no absence, no NACK (gRFC A71: what makes
-   * the client fall back to the next server).
+   * Whether some watched name of {@code chain} knows nothing: no value, no absence, no NACK (gRFC
+   * A71: what makes the chain fall back to its next server).
    */
-  public boolean anyWatchedKnowsNothing() {
+  public boolean anyWatchedKnowsNothing(Servers chain) {
     syncContext.throwIfNotInThisSynchronizationContext();
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.inOrder()) {
-        if (entry.watched() && entry.knowledge() == ResourceEntry.Knowledge.NOTHING) {
+        if (entry.watched() && entry.knowledge() == ResourceEntry.Knowledge.NOTHING && entry.servers() == chain) {
           return true;
         }
       }
@@ -371,29 +405,42 @@ public final class ResourceCache {
     return false;
   }
 
-  /** A stream is up (a ready delta stream, which may get no response): no failure to report. */
-  public void onStreamConnected() {
+  /**
+   * A stream is up (a ready delta stream, which may get no response): no failure to report for the
+   * chains it serves ({@code via}, see {@link #wireNames(String, Object)}).
+   */
+  public void onStreamConnected(Object via) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    connectionFailure = null;
+    streamWorks(via);
+  }
+
+  private void streamWorks(Object via) {
+    if (!failures.isEmpty()) {
+      if (via == null) {
+        failures.clear();
+      } else {
+        failures.keySet().removeIf(chain -> chain.carries(via));
+      }
+    }
   }
 
   /**
-   * A stream failed before any response: watchers without a value or an absence hear the error;
-   * the others keep what they have and hear nothing. Watchers added before the next response hear
-   * it too.
+   * The stream serving {@code chain} failed before any response: its watchers without a value or
+   * an absence hear the error; the others keep what they have and hear nothing. Its watchers added
+   * before the next response hear it too.
    */
-  public void onStreamFailure(String what, Status cause) {
+  public void onStreamFailure(Servers chain, String what, Status cause) {
     syncContext.throwIfNotInThisSynchronizationContext();
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
-    if (connectionFailure == null) {
+    ConnectionFailure failure = new ConnectionFailure(detail, cause.getCause());
+    if (failures.put(chain, failure) == null) {
       listener.serverFailed();
     }
-    connectionFailure = new ConnectionFailure(detail, cause.getCause());
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries()) {
-        if (entry.watched() && entry.value() == null && !entry.absent()) {
-          delivery.tellError(entry, streamFailed(entry, connectionFailure), null);
+        if (entry.watched() && entry.value() == null && !entry.absent() && entry.servers() == chain) {
+          delivery.tellError(entry, streamFailed(entry, failure), null);
         }
       }
     }
@@ -420,27 +467,30 @@ public final class ResourceCache {
    *     {@link #wireMark} is at most this; -1 when it may answer none (a new version pushed before
    *     the server saw the request): a name with nothing cached that such an answer lacks does not
    *     exist
+   * @param via the responding stream's controller when streams carry different names (see {@link
+   *     #wireNames(String, Object)}), else null: absence concerns only the names it carries
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response,
       CallbackTracker tracker,
       boolean firstOfTypeOnStream,
       long answeredMark,
+      Object via,
       Consumer<ResponseOutcome> beforeCallbacks) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    connectionFailure = null; // the stream works
+    streamWorks(via);
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || !t.hasWireNames() || shutdown) {
+    if (t == null || !t.hasWireNames() || shutdown || via != null && t.wireNames(via).isEmpty()) {
       return null;
     }
-    ResponseOutcome outcome = applyStateOfTheWorld(t, response, tracker, firstOfTypeOnStream, answeredMark);
+    ResponseOutcome outcome = applyStateOfTheWorld(t, response, tracker, firstOfTypeOnStream, answeredMark, via);
     beforeCallbacks.accept(outcome);
     delivery.dispatch();
     return outcome;
   }
 
   private <T> ResponseOutcome applyStateOfTheWorld(TypeCache<T> t, DiscoveryResponse response,
-      CallbackTracker tracker, boolean firstOfTypeOnStream, long answeredMark) {
+      CallbackTracker tracker, boolean firstOfTypeOnStream, long answeredMark, Object via) {
     t.countResponse();
     String version = response.getVersionInfo();
     AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), tracker, null, delivery);
@@ -450,7 +500,7 @@ public final class ResourceCache {
     }
     listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
     if (t.type.absenceMeansDeletion()) {
-      absence.afterStateOfTheWorld(t, applied, version, firstOfTypeOnStream, answeredMark, tracker);
+      absence.afterStateOfTheWorld(t, applied, version, firstOfTypeOnStream, answeredMark, tracker, via);
     }
     return applied.outcome(t, version);
   }
@@ -465,10 +515,11 @@ public final class ResourceCache {
   public ResponseOutcome handleDeltaResponse(
       DeltaDiscoveryResponse response,
       StreamId stream,
+      Object via,
       CallbackTracker tracker,
       Consumer<ResponseOutcome> beforeCallbacks) {
     syncContext.throwIfNotInThisSynchronizationContext();
-    connectionFailure = null; // the stream works
+    streamWorks(via);
     TypeCache<?> t = types.get(response.getTypeUrl());
     if (t == null || shutdown) {
       return null;

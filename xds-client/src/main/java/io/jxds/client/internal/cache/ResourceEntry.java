@@ -82,6 +82,8 @@ final class ResourceEntry<T> {
   final ResourceType<T> type;
   final String name;
   private final Owner owner;
+  /** The fallback chain (gRFC A71) of the name's authority (gRFC A47): it carries the name. */
+  private final Servers servers;
   private final List<WatcherRegistration<T>> watchers = new ArrayList<>(1);
   private Wire wire = Wire.WATCHED;
   private Knowledge knowledge = Knowledge.NOTHING;
@@ -132,10 +134,11 @@ final class ResourceEntry<T> {
   private ResourceStatus status;
 
   /** A name watched for the first time: WATCHED, knowing nothing, gone on the wire at {@code mark}. */
-  ResourceEntry(ResourceType<T> type, String name, Owner owner, long mark) {
+  ResourceEntry(ResourceType<T> type, String name, Owner owner, Servers servers, long mark) {
     this.type = type;
     this.name = name;
     this.owner = owner;
+    this.servers = servers;
     this.wireMark = mark;
   }
 
@@ -156,6 +159,19 @@ final class ResourceEntry<T> {
 
   long wireMark() {
     return wireMark;
+  }
+
+  /**
+   * A stream already open starts carrying the name (its chain fell back to that server): only an
+   * answer to a request written from now on names it.
+   */
+  void remark(long mark) {
+    wireMark = mark;
+  }
+
+  /** The chain that carries the name. */
+  Servers servers() {
+    return servers;
   }
 
   List<WatcherRegistration<T>> watchers() {

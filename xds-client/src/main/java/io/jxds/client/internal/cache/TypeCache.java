@@ -87,9 +87,12 @@ final class TypeCache<T> implements ResourceEntry.Owner {
     return Collections.unmodifiableList(inOrder);
   }
 
-  /** A name watched for the first time (or since it was forgotten): a new entry, WATCHED. */
-  ResourceEntry<T> create(String name) {
-    ResourceEntry<T> entry = new ResourceEntry<>(type, name, this, nextMark());
+  /**
+   * A name watched for the first time (or since it was forgotten): a new entry, WATCHED, carried by
+   * {@code servers}.
+   */
+  ResourceEntry<T> create(String name, Servers servers) {
+    ResourceEntry<T> entry = new ResourceEntry<>(type, name, this, servers, nextMark());
     byName.put(name, entry);
     inOrder.add(-(indexOf(name) + 1), entry);
     watched++;
@@ -274,6 +277,32 @@ final class TypeCache<T> implements ResourceEntry.Owner {
       statuses = List.copyOf(out);
     }
     return statuses;
+  }
+
+  /**
+   * The names on the wire that {@code via}'s stream carries (federation, gRFC A47: names whose
+   * chain has that server active), sorted: {@link #wireNames()} filtered, built anew.
+   */
+  List<String> wireNames(Object via) {
+    List<String> out = new ArrayList<>();
+    for (ResourceEntry<T> entry : inOrder) {
+      if ((watched > 0 ? entry.watched() : entry.onWire()) && entry.servers().carries(via)) {
+        out.add(entry.name);
+      }
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Whether a watched name goes on {@code via}'s stream. */
+  boolean hasWatched(Object via) {
+    if (watched > 0) {
+      for (ResourceEntry<T> entry : inOrder) {
+        if (entry.watched() && entry.servers().carries(via)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The names of every entry, in order: what {@link #wireNames()} is when all are watched. */

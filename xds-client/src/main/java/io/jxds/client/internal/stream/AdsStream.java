@@ -18,14 +18,19 @@ import java.util.Set;
  * node of every request to pick a snapshot group; ARCHITECTURE.md, "The xDS client").
  */
 abstract class AdsStream implements AdsTransport.Events {
-  /** What every stream of one controller shares. */
+  /**
+   * What every stream of one controller shares. {@code via}: the controller when streams carry
+   * different names (federation, gRFC A47: a stream carries the names of the chains that have its
+   * server active, see {@code ResourceCache.wireNames}), null when one chain carries every name.
+   */
   record Settings(
       SynchronizationContext syncContext,
       ResourceCache cache,
       Node node,
       boolean nodeOnFirstRequestOnly,
       String target,
-      NackLog nackLog) {}
+      NackLog nackLog,
+      Object via) {}
 
   /** What a stream tells its controller, and asks it. */
   interface Controller {
@@ -70,6 +75,12 @@ abstract class AdsStream implements AdsTransport.Events {
 
   /** Names of the type went on or off the wire ({@code names}, for delta). */
   abstract void sendChanges(String typeUrl, Set<String> names);
+
+  /**
+   * The names this stream carries changed without going on or off the wire (a chain fell back to
+   * its server or left it, federation): requests that bring the server up to date.
+   */
+  abstract void resync();
 
   /** The node for the next request: every request's unless opted out, then only the first's. */
   final Node takeNode() {

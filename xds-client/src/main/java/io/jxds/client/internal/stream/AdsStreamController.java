@@ -7,8 +7,10 @@ import io.grpc.SynchronizationContext.ScheduledHandle;
 import io.jxds.client.internal.cache.ResourceCache;
 import io.jxds.client.internal.cache.ServerId;
 import io.jxds.client.internal.cache.StreamId;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -70,7 +72,8 @@ public final class AdsStreamController {
   private final LongSupplier ticker;
   private final ExponentialBackoff backoff;
   private final ReconnectNudges nudges;
-  private final Events events;
+  /** The chains that list this server (federation, gRFC A47: one stream however many list it). */
+  private final List<Events> chains = new ArrayList<>(1);
   /** What every stream to this server shares. */
   private final AdsStream.Settings settings;
   /** What this controller's streams report to it. */
@@ -90,8 +93,11 @@ public final class AdsStreamController {
   /** Whether the server answers, is being reached, or fails (gRFC A57); see {@link #isConnected()}. */
   private Connection connection = Connection.CONNECTING;
   private boolean shutdown;
-  /** Not serving (a fallback server while a higher one serves): no stream, none started. */
-  private boolean inactive;
+  /**
+   * How many chains have this server active (gRFC A71, each chain its own); none: no stream, none
+   * started (a fallback server while a higher one serves).
+   */
+  private int activeIn;
 
   /** What a controller reports to the client around it (a {@link ServerChain}). */
   public interface Events {
@@ -115,8 +121,8 @@ public final class AdsStreamController {
   }
 
   /**
-   * @param server which of the bootstrap's {@code xds_servers} this is; every server but the first
-   *     starts inactive (gRFC A71: the first serves, see {@link #activate()})
+   * @param server which of the client's distinct servers this is; it starts inactive, until a
+   *     chain has it serve ({@link #activate()}: gRFC A71, a chain's first server serves)
    * @param ads how to reach it and which protocol it speaks
    * @param nodeOnFirstRequestOnly send {@code node} only on a stream's first request (opt-in;
    *     java-control-plane needs it on every request)
@@ -135,20 +141,44 @@ public final class AdsStreamController {
       LongSupplier ticker,
       RandomGenerator random,
       Events events) {
+    this(server, ads, cache, node, nodeOnFirstRequestOnly, syncContext, scheduler, ticker, random, false);
+    chains.add(events);
+  }
+
+  /**
+   * A controller that chains join with {@link #listenedToBy}.
+   *
+   * @param filtered whether its streams carry only some names (federation, gRFC A47: the client
+   *     has several chains, and a stream carries the names of those that have it active)
+   */
+  public AdsStreamController(
+      ServerId server,
+      AdsServer ads,
+      ResourceCache cache,
+      Node node,
+      boolean nodeOnFirstRequestOnly,
+      SynchronizationContext syncContext,
+      ScheduledExecutorService scheduler,
+      LongSupplier ticker,
+      RandomGenerator random,
+      boolean filtered) {
     this.server = server;
     this.transport = ads.transport();
     this.delta = ads.delta();
     this.ignoreResourceDeletion = ads.ignoreResourceDeletion();
-    this.inactive = server.index() > 0;
     this.cache = cache;
     this.syncContext = syncContext;
     this.scheduler = scheduler;
     this.ticker = ticker;
     this.backoff = new ExponentialBackoff(random);
     this.nudges = new ReconnectNudges(transport, syncContext, scheduler, random);
-    this.events = events;
-    this.settings =
-        new AdsStream.Settings(syncContext, cache, node, nodeOnFirstRequestOnly, transport.target(), new NackLog());
+    this.settings = new AdsStream.Settings(
+        syncContext, cache, node, nodeOnFirstRequestOnly, transport.target(), new NackLog(), filtered ? this : null);
+  }
+
+  /** {@code chain} lists this server: it hears this controller's events. Before any stream. */
+  public void listenedToBy(Events chain) {
+    chains.add(chain);
   }
 
   /** Whether a stream has received a response (delta: become ready) and not failed since. */
@@ -174,6 +204,11 @@ public final class AdsStreamController {
     return server;
   }
 
+  /** How the server is reached (the client shuts it down). */
+  public AdsTransport transport() {
+    return transport;
+  }
+
   /** Names the server in logs and errors. */
   public String target() {
     return transport.target();
@@ -196,7 +231,7 @@ public final class AdsStreamController {
     if (delta) {
       pendingNames.computeIfAbsent(typeUrl, t -> new HashSet<>()).add(name);
     }
-    if (shutdown || inactive) {
+    if (shutdown || activeIn == 0) {
       return;
     }
     if (stream == null) {
@@ -238,39 +273,74 @@ public final class AdsStreamController {
     pendingNames.clear();
   }
 
-  /** Starts serving again (a fallback chosen, gRFC A71): opens a stream if anything is watched. */
+  /**
+   * A chain has this server serve (its first server, or a fallback chosen, gRFC A71): opens a
+   * stream if anything is watched. A server that serves another chain already has its stream
+   * also request this chain's names (federation, gRFC A47).
+   */
   public void activate() {
     syncContext.throwIfNotInThisSynchronizationContext();
-    if (shutdown || !inactive) {
+    if (shutdown) {
       return;
     }
-    inactive = false;
+    if (activeIn++ > 0) {
+      resync();
+      return;
+    }
     if (stream == null && retryTimer == null && !cache.watchedTypeUrls().isEmpty()) {
       startStream();
     }
   }
 
   /**
-   * Stops serving (a higher server answers again, gRFC A71): the stream is closed and not
-   * reopened until {@link #activate()}. What it delivered stays in the cache.
+   * A chain whose first server this is starts ({@link ServerChain#start}, before anything is
+   * watched, off the sync context): the server serves it; no stream yet.
+   */
+  void servesFromStart() {
+    activeIn++;
+  }
+
+  /** The names the stream carries changed (a chain joined or left): requests bring it up to date. */
+  private void resync() {
+    if (stream == null) {
+      if (retryTimer == null && !cache.watchedTypeUrls().isEmpty()) {
+        startStream();
+      }
+      return; // once ready, the new stream requests every name it carries
+    }
+    if (stream.ready) {
+      stream.resync();
+    }
+  }
+
+  /**
+   * A chain stops having this server serve (a higher server answers again, gRFC A71): once no
+   * chain has it active, the stream is closed and not reopened until {@link #activate()}; before,
+   * it stops requesting that chain's names. What it delivered stays in the cache.
    */
   public void deactivate() {
     syncContext.throwIfNotInThisSynchronizationContext();
-    if (shutdown || inactive) {
+    if (shutdown || activeIn == 0) {
       return;
     }
-    inactive = true;
+    if (--activeIn > 0) {
+      resync();
+      return;
+    }
     close("a higher-priority xDS server is back");
     boolean wasConnected = connection == Connection.CONNECTED;
     connection = Connection.CONNECTING;
     if (wasConnected) {
-      events.connectionChanged(this);
+      connectionChanged();
     }
   }
 
-  /** Closes the stream and cancels the retry timer; nothing restarts it. */
+  /** Closes the stream and cancels the retry timer; nothing restarts it. Idempotent. */
   public void shutdown() {
     syncContext.throwIfNotInThisSynchronizationContext();
+    if (shutdown) {
+      return;
+    }
     shutdown = true;
     close("xDS client closed");
   }
@@ -291,7 +361,19 @@ public final class AdsStreamController {
       pendingNames.clear();
       ended(s);
     }
-    events.streamClosed(this);
+    streamClosed();
+  }
+
+  private void connectionChanged() {
+    for (int i = 0; i < chains.size(); i++) {
+      chains.get(i).connectionChanged(this);
+    }
+  }
+
+  private void streamClosed() {
+    for (int i = 0; i < chains.size(); i++) {
+      chains.get(i).streamClosed(this);
+    }
   }
 
   /** A delta stream no longer vouches for what it sent (ResourceCache.deltaStreamEnded). */
@@ -303,7 +385,7 @@ public final class AdsStreamController {
 
   private void startStream() {
     retryTimer = null;
-    if (shutdown || inactive) {
+    if (shutdown || activeIn == 0) {
       return;
     }
     StreamId id = new StreamId(server, ++streamsOpened);
@@ -337,7 +419,7 @@ public final class AdsStreamController {
       // not answer at all, so a ready delta stream counts as connected; one that closes before
       // any response is still a failure (closed).
       markConnected();
-      cache.onStreamConnected();
+      cache.onStreamConnected(settings.via());
     }
     for (String typeUrl : cache.watchedTypeUrls()) {
       s.sendInitial(typeUrl);
@@ -348,7 +430,7 @@ public final class AdsStreamController {
     if (connection != Connection.CONNECTED) {
       connection = Connection.CONNECTED;
       log.info("ADS stream to {} connected", transport.target());
-      events.connectionChanged(this);
+      connectionChanged();
     }
   }
 
@@ -370,7 +452,9 @@ public final class AdsStreamController {
       s.receivedResponse = true;
       nudges.reset();
       markConnected();
-      events.answered(this);
+      for (int i = 0; i < chains.size(); i++) {
+        chains.get(i).answered(this);
+      }
     }
     return true;
   }
@@ -388,8 +472,8 @@ public final class AdsStreamController {
     stream = null;
     nudges.cancel();
     ended(s);
-    events.streamClosed(this);
-    if (shutdown || inactive) {
+    streamClosed();
+    if (shutdown || activeIn == 0) {
       return;
     }
     if (s.receivedResponse) {
@@ -423,12 +507,15 @@ public final class AdsStreamController {
       log.info(
           "ADS stream to {} {}: {}", transport.target(), wasConnected ? "lost" : "failed", describe(status));
       if (wasConnected) {
-        events.connectionChanged(this);
+        connectionChanged();
       }
     } else {
       log.debug("ADS stream to {} failed again: {}", transport.target(), describe(status));
     }
-    events.failed(this, "ADS stream to " + transport.target() + " failed", status);
+    String what = "ADS stream to " + transport.target() + " failed";
+    for (int i = 0; i < chains.size(); i++) {
+      chains.get(i).failed(this, what, status);
+    }
   }
 
   /**

@@ -45,7 +45,7 @@ final class DeltaStream extends AdsStream implements AdsTransport.DeltaListener 
   @Override
   void sendInitial(String typeUrl) {
     ResourceCache cache = settings.cache();
-    List<String> names = cache.wireNames(typeUrl);
+    List<String> names = cache.wireNames(typeUrl, settings.via());
     if (names.isEmpty()) {
       return; // a first request without names would be a wildcard subscription
     }
@@ -55,9 +55,21 @@ final class DeltaStream extends AdsStream implements AdsTransport.DeltaListener 
             .setTypeUrl(typeUrl)
             .addAllResourceNamesSubscribe(names)
             // The versions the client holds: a server need not resend them.
-            .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, id));
+            .putAllInitialResourceVersions(cache.cachedVersions(typeUrl, id, settings.via()));
     send(request, names.size(), 0);
-    cache.requestSent(typeUrl);
+    cache.requestSent(typeUrl, settings.via());
+  }
+
+  @Override
+  void resync() {
+    ResourceCache cache = settings.cache();
+    Set<String> typeUrls = new HashSet<>(serverNames.keySet());
+    typeUrls.addAll(cache.watchedTypeUrls());
+    for (String typeUrl : typeUrls) {
+      Set<String> names = new HashSet<>(serverNames.getOrDefault(typeUrl, Set.of()));
+      names.addAll(cache.wireNames(typeUrl));
+      sendChanges(typeUrl, names);
+    }
   }
 
   @Override
@@ -67,7 +79,7 @@ final class DeltaStream extends AdsStream implements AdsTransport.DeltaListener 
     List<String> subscribe = new ArrayList<>();
     List<String> unsubscribe = new ArrayList<>();
     for (String name : names) {
-      boolean watched = cache.isWatched(typeUrl, name);
+      boolean watched = cache.isWatched(typeUrl, name, settings.via());
       if (watched && onServer.add(name)) {
         subscribe.add(name);
       } else if (!watched && onServer.remove(name)) {
@@ -86,7 +98,7 @@ final class DeltaStream extends AdsStream implements AdsTransport.DeltaListener 
             .addAllResourceNamesUnsubscribe(unsubscribe),
         subscribe.size(),
         unsubscribe.size());
-    cache.requestSent(typeUrl);
+    cache.requestSent(typeUrl, settings.via());
   }
 
   @Override
@@ -102,7 +114,8 @@ final class DeltaStream extends AdsStream implements AdsTransport.DeltaListener 
     }
     CallbackTracker tracker = tracker();
     // ACK or NACK before watcher callbacks, as in state of the world (ARCHITECTURE.md).
-    ResponseOutcome outcome = settings.cache().handleDeltaResponse(response, id, tracker, o -> answer(response, o));
+    ResponseOutcome outcome = settings.cache().handleDeltaResponse(response, id, settings.via(), tracker,
+        o -> answer(response, o));
     if (outcome == null) {
       // Nothing of the type is watched (a wildcard server sends every cluster): still ACKed,
       // since a delta server waits for the answer to a nonce before it sends the next one.

@@ -3,6 +3,7 @@ package io.jxds.client.internal.stream;
 import io.grpc.Status;
 import io.grpc.SynchronizationContext;
 import io.jxds.client.internal.cache.ResourceCache;
+import io.jxds.client.internal.cache.Servers;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +28,14 @@ import org.slf4j.LoggerFactory;
  *       when ready, and a proxy in front of a dead server makes it ready too).
  *   <li>The cache is shared: what any server delivered stays in use until a server replaces it.
  * </ul>
+ *
+ * <p>Federation (gRFC A47): the client has one chain per distinct server list (the top-level
+ * {@code xds_servers} and each authority's own), over one controller per distinct server. A
+ * controller in several chains has one stream, which carries the names of every chain that has
+ * it active ({@link #carries}); its events reach every chain that lists it, and each chain acts
+ * for its own names only (failures, fallback, timers).
  */
-public final class ServerChain implements AdsStreamController.Events, ResourceCache.Servers {
+public final class ServerChain implements AdsStreamController.Events, Servers {
   private static final Logger log = LoggerFactory.getLogger(ServerChain.class);
 
   private final SynchronizationContext syncContext;
@@ -57,6 +64,24 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
     this.controllers = List.copyOf(controllers);
     this.cache = cache;
     this.connectionListener = connectionListener;
+    this.controllers.get(0).servesFromStart(); // gRFC A71: the first server serves
+  }
+
+  /** The server's position in this chain, -1 if the chain does not list it. */
+  private int indexOf(Object controller) {
+    for (int i = 0; i < controllers.size(); i++) {
+      if (controllers.get(i) == controller) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether {@code controller} serves this chain or is one it falls back from (still retried). */
+  @Override
+  public boolean carries(Object controller) {
+    int index = indexOf(controller);
+    return index >= 0 && index <= serving;
   }
 
   /** A name went on or off the wire: every active server hears it. */
@@ -71,7 +96,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
     }
   }
 
-  /** Whether the serving server speaks state of the world (see ResourceCache.Servers). */
+  /** Whether the serving server speaks state of the world (see Servers). */
   @Override
   public boolean stateOfTheWorld() {
     syncContext.throwIfNotInThisSynchronizationContext();
@@ -132,7 +157,7 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
    */
   @Override
   public void answered(AdsStreamController controller) {
-    int index = controller.server().index();
+    int index = indexOf(controller);
     if (index < serving) {
       log.info("xDS server {} answers again; leaving fallback {}", controller.target(),
           controllers.get(serving).target());
@@ -146,12 +171,11 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
 
   @Override
   public void failed(AdsStreamController controller, String what, Status status) {
-    int index = controller.server().index();
-    if (index != serving) {
+    if (indexOf(controller) != serving) {
       return; // a higher server still down while a later one serves: nobody needs to hear it
     }
     if (!maybeFallBack()) {
-      cache.onStreamFailure(what, status);
+      cache.onStreamFailure(this, what, status);
     }
   }
 
@@ -159,19 +183,22 @@ public final class ServerChain implements AdsStreamController.Events, ResourceCa
   public void streamClosed(AdsStreamController controller) {
     // gRFC A57: no does-not-exist timer runs while no server can answer.
     if (!streamReady()) {
-      cache.noStreamReady();
+      cache.noStreamReady(this);
     }
   }
 
   /** Starts the next server if there is one and some watched name knows nothing. */
   private boolean maybeFallBack() {
-    if (serving + 1 >= controllers.size() || !cache.anyWatchedKnowsNothing()) {
+    if (serving + 1 >= controllers.size() || !cache.anyWatchedKnowsNothing(this)) {
       return false;
     }
     serving++;
     AdsStreamController next = controllers.get(serving);
     log.info("xDS server {} cannot be reached and resources are missing; falling back to {}",
         controllers.get(serving - 1).target(), next.target());
+    // Its stream may be open for another chain already: an answer to a request written before
+    // this chain's names went on it must not conclude their absence.
+    cache.remark(this);
     next.activate();
     return true;
   }

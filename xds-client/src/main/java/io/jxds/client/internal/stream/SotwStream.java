@@ -58,15 +58,24 @@ final class SotwStream extends AdsStream implements AdsTransport.Listener {
     sendNames(typeUrl);
   }
 
+  @Override
+  void resync() {
+    for (String typeUrl : settings.cache().watchedTypeUrls()) {
+      requests.namesChanged(typeUrl);
+      sendNames(typeUrl);
+    }
+  }
+
   private void sendNames(String typeUrl) {
     ResourceCache cache = settings.cache();
-    if (!cache.hasWatched(typeUrl)) {
+    Object via = settings.via();
+    if (!cache.hasWatched(typeUrl, via)) {
       return; // the last name of the type left: the request naming it stands (class comment)
     }
-    send(typeUrl, requests.acceptedVersion(typeUrl), cache.wireNames(typeUrl), nonces.getOrDefault(typeUrl, ""),
-        null);
+    send(typeUrl, requests.acceptedVersion(typeUrl), cache.wireNames(typeUrl, via),
+        nonces.getOrDefault(typeUrl, ""), null);
     // The request is on a ready stream now: only from here may the server be blamed (A57).
-    cache.requestSent(typeUrl);
+    cache.requestSent(typeUrl, via);
   }
 
   @Override
@@ -89,7 +98,7 @@ final class SotwStream extends AdsStream implements AdsTransport.Listener {
     // the control plane's view of this client back. The next response still waits for every
     // callback (the tracker), so flow control is unchanged.
     ResponseOutcome outcome = settings.cache().handleResponse(
-        response, tracker, respondedTypes.add(typeUrl), answeredMark, o -> answer(response, o));
+        response, tracker, respondedTypes.add(typeUrl), answeredMark, settings.via(), o -> answer(response, o));
     if (outcome == null) {
       log.debug("ignoring ADS response of type {}: none of its names is on the wire", typeUrl);
     }
@@ -98,7 +107,7 @@ final class SotwStream extends AdsStream implements AdsTransport.Listener {
 
   private void answer(DiscoveryResponse response, ResponseOutcome outcome) {
     String typeUrl = response.getTypeUrl();
-    List<String> names = settings.cache().wireNames(typeUrl);
+    List<String> names = settings.cache().wireNames(typeUrl, settings.via());
     if (outcome.accepted()) {
       requests.accepted(typeUrl, response.getVersionInfo());
       send(typeUrl, response.getVersionInfo(), names, response.getNonce(), null);

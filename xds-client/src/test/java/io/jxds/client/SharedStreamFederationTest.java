@@ -1,0 +1,157 @@
+package io.jxds.client;
+
+import static io.jxds.testing.FakeAdsServer.CLUSTER_TYPE_URL;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jxds.api.model.ClusterUpdate;
+import io.jxds.client.internal.bootstrap.BootstrapParser;
+import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.Poll;
+import io.jxds.testing.XdsResources;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Federation (gRFC A47) over one cache: a server named by several authorities' lists has one
+ * stream, which carries the names of every authority whose fallback chain (gRFC A71) has it
+ * active, and a state-of-the-world response concludes absence only for the names its stream
+ * requested (ARCHITECTURE.md, "The xDS client").
+ */
+class SharedStreamFederationTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final String CDS = "envoy.config.cluster.v3.Cluster";
+  private static final String A = "xdstp://a.example/" + CDS + "/payments";
+  private static final String B = "xdstp://b.example/" + CDS + "/ledger";
+
+  private final FakeAdsServer s1 = FakeAdsServer.loopback();
+  private final FakeAdsServer s2 = FakeAdsServer.loopback();
+  private DefaultXdsClient client;
+
+  @AfterEach
+  void close() {
+    if (client != null) {
+      client.close();
+    }
+    s1.stop();
+    s2.stop();
+  }
+
+  private static void await(String what, BooleanSupplier condition) {
+    Poll.until(what, WAIT, condition);
+  }
+
+  private static String server(FakeAdsServer server) {
+    return "{\"server_uri\": \"" + server.serverUri() + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}";
+  }
+
+  /** Top level and a.example: {@code aServers}; b.example: {@code bServers}. */
+  private DefaultXdsClient client(String aServers, String bServers) throws Exception {
+    String json = """
+        {
+          "xds_servers": [A_SERVERS],
+          "node": {"id": "federated"},
+          "authorities": {
+            "a.example": {"xds_servers": [A_SERVERS]},
+            "b.example": {"xds_servers": [B_SERVERS]}
+          }
+        }
+        """.replace("A_SERVERS", aServers).replace("B_SERVERS", bServers);
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test")).build();
+    return client;
+  }
+
+  @Test
+  void aServerInTwoAuthoritiesListsHasOneStreamForBoth() throws Exception {
+    s1.setClusters(XdsResources.cluster(A).edsServiceName("a-from-s1").build(),
+        XdsResources.cluster(B).edsServiceName("b-from-s1").build());
+    s1.start();
+    s2.start();
+    client(server(s1), server(s1) + ", " + server(s2));
+
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("both names served by s1", () -> a.updates().size() == 1 && b.updates().size() == 1);
+    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
+
+    assertThat(a.updates().get(0).edsServiceName()).isEqualTo("a-from-s1");
+    assertThat(b.updates().get(0).edsServiceName()).isEqualTo("b-from-s1");
+    assertThat(s1.streams().count()).as("streams to s1, which both authorities list").isEqualTo(1);
+    assertThat(s1.streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactlyInAnyOrder(A, B);
+    assertThat(s2.streams().count()).as("streams to s2, b.example's idle fallback").isZero();
+    assertThat(client.status().resources()).hasSize(2);
+  }
+
+  @Test
+  void anAuthorityFallsBackAloneAndComesBackToTheSharedStream() throws Exception {
+    s1.setClusters(XdsResources.cluster(A).edsServiceName("a-from-s1").build(),
+        XdsResources.cluster(B).edsServiceName("b-from-s1").build());
+    s2.setClusters(XdsResources.cluster(B).edsServiceName("b-from-s2").build());
+    s1.start();
+    s2.start();
+    client(server(s1), server(s1) + ", " + server(s2));
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    await("a.example served by s1", () -> a.updates().size() == 1);
+
+    s1.stop();
+    // gRFC A71: b.example's name knows nothing while its first server cannot be reached: it falls
+    // back to s2, which is asked for b.example's name only. a.example has no fallback, and its
+    // name keeps its value: its watcher hears nothing (gRFC A57, a failure reaches only watchers
+    // without data).
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(B, b, Runnable::run);
+    await("b.example served by its fallback", () -> b.updates().size() == 1);
+    assertThat(b.updates().get(0).edsServiceName()).isEqualTo("b-from-s2");
+    assertThat(s2.requests().ofType(CLUSTER_TYPE_URL))
+        .allSatisfy(r -> assertThat(r.resourceNames()).containsOnly(B));
+    assertThat(a.events()).as("a.example's watcher while s1 is down").hasSize(1);
+
+    s1.start();
+    await("b.example back on s1", () -> b.updates().size() == 2);
+    assertThat(b.updates().get(1).edsServiceName()).isEqualTo("b-from-s1");
+    s2.streams().awaitCount(0, WAIT);
+    s1.streams().awaitCount(1, WAIT);
+    await("s1's one stream carries both names",
+        () -> s1.streams().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
+    assertThat(s1.streams().count()).isEqualTo(1);
+    assertThat(b.errors()).isEmpty();
+    assertThat(a.errors()).isEmpty();
+    assertThat(a.absences()).isEmpty();
+    assertThat(a.updates().get(a.updates().size() - 1).edsServiceName()).isEqualTo("a-from-s1");
+  }
+
+  @Test
+  void aStateOfTheWorldResponseDeletesOnlyTheNamesItsStreamRequested() throws Exception {
+    s1.setClusters(XdsResources.cluster(A).edsServiceName("a1").build());
+    s2.setClusters(XdsResources.cluster(B).edsServiceName("b1").build());
+    s1.start();
+    s2.start();
+    client(server(s1), server(s2));
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("both served", () -> a.updates().size() == 1 && b.updates().size() == 1);
+    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
+
+    // s1's second response lacks B, which s1 was never asked for: B keeps its value.
+    s1.setClusters(XdsResources.cluster(A).edsServiceName("a2").build());
+    await("a.example's update", () -> a.updates().size() == 2);
+    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
+    // s1's third response lacks A, which it was asked for: A was deleted (as with one server).
+    s1.setClusters(XdsResources.cluster("unrelated").build());
+    await("a.example's deletion", () -> a.absences().size() == 1);
+    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
+
+    assertThat(b.absences()).as("B, served by s2, after s1's responses that lack it").isEmpty();
+    assertThat(b.events()).hasSize(1);
+    assertThat(s1.requests().ofType(CLUSTER_TYPE_URL))
+        .allSatisfy(r -> assertThat(r.resourceNames()).containsOnly(A));
+    assertThat(s2.requests().ofType(CLUSTER_TYPE_URL))
+        .allSatisfy(r -> assertThat(r.resourceNames()).containsOnly(B));
+  }
+}
