@@ -199,4 +199,27 @@ class FallbackTest {
     onFallback.respond(response(CLUSTER_TYPE_URL, "f2", "n2", cluster("a", "fallback-2")));
     assertThat(a.updates()).extracting(TestCluster::edsServiceName).containsExactly("from-fallback", "fallback-2");
   }
+
+  @Test
+  void aFallbackChosenAgainRequestsTheNamesWatchedNowNotThoseOfItsLastTurn() {
+    io.jxds.api.WatchHandle a = client.watch(TestTypes.CLUSTER, "a", new RecordingWatcher<>(), DIRECT);
+    primary.last().close(Status.UNAVAILABLE);
+    fallback.last().ready().respond(response(CLUSTER_TYPE_URL, "f1", "n1", cluster("a", "from-fallback")));
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    ScriptedCall back = primary.last().ready();
+    back.respond(response(CLUSTER_TYPE_URL, "p1", "n1", cluster("a", "from-primary")));
+    assertThat(fallback.last().cancelled).as("fallback left").isNotNull();
+
+    // As many names as before, other ones, while the fallback is idle.
+    watch("b");
+    a.cancel();
+    assertThat(back.lastRequest().getResourceNamesList()).containsExactly("b");
+    back.close(Status.UNAVAILABLE); // after a response: recycled
+    clock.forwardTime(2, TimeUnit.SECONDS);
+    primary.last().close(Status.UNAVAILABLE.withDescription("refused")); // b knows nothing: fall back
+
+    assertThat(fallback.calls).hasSize(2);
+    ScriptedCall again = fallback.last().ready();
+    assertThat(again.lastRequest().getResourceNamesList()).as("the fallback's first request").containsExactly("b");
+  }
 }

@@ -287,6 +287,9 @@ public final class AdsStreamController {
       resync();
       return;
     }
+    // Names moved on and off the wire while no chain had it active, unheard: the next requests
+    // list the names anew (a request of as many names as its last one would reuse it).
+    sotwRequests.forgetNames();
     if (stream == null && retryTimer == null && !cache.watchedTypeUrls().isEmpty()) {
       startStream();
     }

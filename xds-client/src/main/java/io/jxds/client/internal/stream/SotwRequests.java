@@ -30,6 +30,11 @@ final class SotwRequests {
     namesTemplates.remove(typeUrl);
   }
 
+  /** Names went on or off the wire unheard (the server was idle): every type's names anew. */
+  void forgetNames() {
+    namesTemplates.clear();
+  }
+
   /**
    * A request of the type naming {@code names} (the names on the wire, sorted): the same instance,
    * and the same name list, until the names change.
