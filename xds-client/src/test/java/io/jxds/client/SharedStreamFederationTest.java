@@ -9,6 +9,7 @@ import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,17 +139,20 @@ class SharedStreamFederationTest {
     await("both served", () -> a.updates().size() == 1 && b.updates().size() == 1);
     s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
 
-    // s1's second response lacks B, which s1 was never asked for: B keeps its value.
+    // s1's second response lacks B, which s1 was never asked for: B keeps its value. Nor does
+    // the B that s1 sends unasked (xDS: a resource not requested is ignored) replace it.
     s1.setClusters(XdsResources.cluster(A).edsServiceName("a2").build());
     await("a.example's update", () -> a.updates().size() == 2);
     s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
-    // s1's third response lacks A, which it was asked for: A was deleted (as with one server).
+    s1.putResources(CLUSTER_TYPE_URL, Map.of(B, XdsResources.cluster(B).edsServiceName("b-from-s1").build()));
+    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
+    // s1's next response lacks A, which it was asked for: A was deleted (as with one server).
     s1.setClusters(XdsResources.cluster("unrelated").build());
     await("a.example's deletion", () -> a.absences().size() == 1);
     s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
 
     assertThat(b.absences()).as("B, served by s2, after s1's responses that lack it").isEmpty();
-    assertThat(b.events()).hasSize(1);
+    assertThat(b.updates()).extracting(ClusterUpdate::edsServiceName).as("B, served by s2").containsExactly("b1");
     assertThat(s1.requests().ofType(CLUSTER_TYPE_URL))
         .allSatisfy(r -> assertThat(r.resourceNames()).containsOnly(A));
     assertThat(s2.requests().ofType(CLUSTER_TYPE_URL))

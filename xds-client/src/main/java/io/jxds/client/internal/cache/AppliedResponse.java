@@ -32,6 +32,11 @@ final class AppliedResponse {
   /** The delta stream the response came on; null in state of the world. */
   private final StreamId stream;
   private final WatcherDelivery delivery;
+  /**
+   * The state-of-the-world stream's controller when streams carry different names (federation,
+   * gRFC A47), else null: a resource whose name that stream did not request is ignored.
+   */
+  private final Object via;
   private List<String> errors;
   /** Resources validated and cached (A78's resource_updates_valid). */
   private int valid;
@@ -43,11 +48,24 @@ final class AppliedResponse {
    *     resource applied when watched
    */
   AppliedResponse(long sequence, Instant now, CallbackTracker tracker, StreamId stream, WatcherDelivery delivery) {
+    this(sequence, now, tracker, stream, delivery, null);
+  }
+
+  /** @param via see {@link #via} */
+  AppliedResponse(long sequence, Instant now, CallbackTracker tracker, StreamId stream, WatcherDelivery delivery,
+      Object via) {
     this.sequence = sequence;
     this.now = now;
     this.tracker = tracker;
     this.stream = stream;
     this.delivery = delivery;
+    this.via = via;
+  }
+
+  /** The entry of {@code name} if it is on the wire and was requested on this response's stream. */
+  private <T> ResourceEntry<T> requested(TypeCache<T> t, String name) {
+    ResourceEntry<T> entry = t.onWire(name);
+    return entry == null || via == null || entry.servers().carries(via) ? entry : null;
   }
 
   int valid() {
@@ -78,7 +96,7 @@ final class AppliedResponse {
       unpacked = ResourceDecoding.unpack(t.type, any);
     } catch (XdsResourceException e) {
       error(ResponseOutcome.unreadable(t.type.shortName(), index, e.getMessage()));
-      ResourceEntry<T> entry = e.resourceName() == null ? null : t.onWire(e.resourceName());
+      ResourceEntry<T> entry = e.resourceName() == null ? null : requested(t, e.resourceName());
       if (entry != null) {
         entry.seenIn(sequence);
         reject(entry, version, e.getMessage());
@@ -91,9 +109,9 @@ final class AppliedResponse {
       unnamedFailure = true;
       return;
     }
-    ResourceEntry<T> entry = t.onWire(unpacked.name());
+    ResourceEntry<T> entry = requested(t, unpacked.name());
     if (entry == null) {
-      return; // gRFC A46: not on the wire, so it is neither validated nor cached
+      return; // gRFC A46: not on the wire (of this stream), so it is neither validated nor cached
     }
     entry.seenIn(sequence);
     T value;

@@ -480,7 +480,7 @@ public final class ResourceCache {
     syncContext.throwIfNotInThisSynchronizationContext();
     streamWorks(via);
     TypeCache<?> t = types.get(response.getTypeUrl());
-    if (t == null || !t.hasWireNames() || shutdown || via != null && t.wireNames(via).isEmpty()) {
+    if (t == null || !t.hasWireNames() || shutdown || via != null && !t.hasWireNames(via)) {
       return null;
     }
     ResponseOutcome outcome = applyStateOfTheWorld(t, response, tracker, firstOfTypeOnStream, answeredMark, via);
@@ -493,7 +493,7 @@ public final class ResourceCache {
       CallbackTracker tracker, boolean firstOfTypeOnStream, long answeredMark, Object via) {
     t.countResponse();
     String version = response.getVersionInfo();
-    AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), tracker, null, delivery);
+    AppliedResponse applied = new AppliedResponse(++responseSequence, clock.instant(), tracker, null, delivery, via);
     List<Any> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       applied.apply(t, resources.get(i), i, version);

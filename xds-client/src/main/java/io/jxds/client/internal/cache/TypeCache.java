@@ -293,6 +293,16 @@ final class TypeCache<T> implements ResourceEntry.Owner {
     return Collections.unmodifiableList(out);
   }
 
+  /** Whether a name on the wire goes on {@code via}'s stream (see {@link #wireNames(Object)}). */
+  boolean hasWireNames(Object via) {
+    for (ResourceEntry<T> entry : inOrder) {
+      if ((watched > 0 ? entry.watched() : entry.onWire()) && entry.servers().carries(via)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether a watched name goes on {@code via}'s stream. */
   boolean hasWatched(Object via) {
     if (watched > 0) {
