@@ -4,15 +4,19 @@ import static io.jxds.testing.FakeAdsServer.CLUSTER_TYPE_URL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jxds.api.model.ClusterUpdate;
+import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
 import io.jxds.testing.FakeAdsServer;
 import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Federation (gRFC A47) over one cache: a server named by several authorities' lists has one
@@ -44,7 +48,12 @@ class SharedStreamFederationTest {
   }
 
   private static String server(FakeAdsServer server) {
-    return "{\"server_uri\": \"" + server.serverUri() + "\", \"channel_creds\": [{\"type\": \"insecure\"}]}";
+    return server(server, false);
+  }
+
+  private static String server(FakeAdsServer server, boolean delta) {
+    return "{\"server_uri\": \"" + server.serverUri() + "\", \"channel_creds\": [{\"type\": \"insecure\"}],"
+        + " \"server_features\": [" + (delta ? "\"" + ServerInfo.DELTA + "\"" : "") + "]}";
   }
 
   /** Top level and a.example: {@code aServers}; b.example: {@code bServers}. */
@@ -63,20 +72,20 @@ class SharedStreamFederationTest {
     return client;
   }
 
-  @Test
-  void aServerInTwoAuthoritiesListsHasOneStreamForBoth() throws Exception {
+  @ParameterizedTest(name = "delta {0}")
+  @ValueSource(booleans = {false, true})
+  void aServerInTwoAuthoritiesListsHasOneStreamForBoth(boolean delta) throws Exception {
     s1.setClusters(XdsResources.cluster(A).edsServiceName("a-from-s1").build(),
         XdsResources.cluster(B).edsServiceName("b-from-s1").build());
     s1.start();
     s2.start();
-    client(server(s1), server(s1) + ", " + server(s2));
+    client(server(s1, delta), server(s1, delta) + ", " + server(s2, delta));
 
     RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
     RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
     client.watchCluster(A, a, Runnable::run);
     client.watchCluster(B, b, Runnable::run);
     await("both names served by s1", () -> a.updates().size() == 1 && b.updates().size() == 1);
-    s1.requests().awaitAck(CLUSTER_TYPE_URL, s1.version(CLUSTER_TYPE_URL), WAIT);
 
     assertThat(a.updates().get(0).edsServiceName()).isEqualTo("a-from-s1");
     assertThat(b.updates().get(0).edsServiceName()).isEqualTo("b-from-s1");
@@ -86,14 +95,15 @@ class SharedStreamFederationTest {
     assertThat(client.status().resources()).hasSize(2);
   }
 
-  @Test
-  void anAuthorityFallsBackAloneAndComesBackToTheSharedStream() throws Exception {
+  @ParameterizedTest(name = "delta {0}")
+  @ValueSource(booleans = {false, true})
+  void anAuthorityFallsBackAloneAndComesBackToTheSharedStream(boolean delta) throws Exception {
     s1.setClusters(XdsResources.cluster(A).edsServiceName("a-from-s1").build(),
         XdsResources.cluster(B).edsServiceName("b-from-s1").build());
     s2.setClusters(XdsResources.cluster(B).edsServiceName("b-from-s2").build());
     s1.start();
     s2.start();
-    client(server(s1), server(s1) + ", " + server(s2));
+    client(server(s1, delta), server(s1, delta) + ", " + server(s2, delta));
     RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
     client.watchCluster(A, a, Runnable::run);
     await("a.example served by s1", () -> a.updates().size() == 1);
@@ -107,8 +117,7 @@ class SharedStreamFederationTest {
     client.watchCluster(B, b, Runnable::run);
     await("b.example served by its fallback", () -> b.updates().size() == 1);
     assertThat(b.updates().get(0).edsServiceName()).isEqualTo("b-from-s2");
-    assertThat(s2.requests().ofType(CLUSTER_TYPE_URL))
-        .allSatisfy(r -> assertThat(r.resourceNames()).containsOnly(B));
+    assertThat(s2.streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly(B);
     assertThat(a.events()).as("a.example's watcher while s1 is down").hasSize(1);
 
     s1.start();
@@ -123,6 +132,40 @@ class SharedStreamFederationTest {
     assertThat(a.errors()).isEmpty();
     assertThat(a.absences()).isEmpty();
     assertThat(a.updates().get(a.updates().size() - 1).edsServiceName()).isEqualTo("a-from-s1");
+  }
+
+  @ParameterizedTest(name = "delta {0}")
+  @ValueSource(booleans = {false, true})
+  void aFallbackServingAnotherAuthorityAlreadyTakesTheNamesOnItsOneStream(boolean delta) throws Exception {
+    s1.setClusters(XdsResources.cluster(A).edsServiceName("a-from-s1").build(),
+        XdsResources.cluster(B).edsServiceName("b-from-s1").build());
+    s2.setClusters(XdsResources.cluster(B).edsServiceName("b-from-s2").build());
+    s2.start(); // binds the port the bootstrap names
+    s2.stop();
+    s1.start();
+    client(server(s1, delta), server(s2, delta) + ", " + server(s1, delta));
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    await("a.example served by s1", () -> a.updates().size() == 1);
+
+    // b.example's first server is down: it falls back to s1, whose one stream now carries B too.
+    client.watchCluster(B, b, Runnable::run);
+    await("b.example served by its fallback", () -> b.updates().size() == 1);
+    assertThat(b.updates().get(0).edsServiceName()).isEqualTo("b-from-s1");
+    await("s1's stream carries both names", () -> s1.streams().subscribedNames(CLUSTER_TYPE_URL).size() == 2);
+    assertThat(s1.streams().count()).isEqualTo(1);
+
+    // s2 back: b.example leaves its fallback; s1's stream stays, for a.example's name only.
+    s2.start();
+    await("b.example back on s2", () -> b.updates().size() == 2);
+    assertThat(b.updates().get(1).edsServiceName()).isEqualTo("b-from-s2");
+    await("s1's stream carries A only", () -> s1.streams().subscribedNames(CLUSTER_TYPE_URL).equals(Set.of(A)));
+    assertThat(s1.streams().count()).isEqualTo(1);
+    assertThat(s2.streams().subscribedNames(CLUSTER_TYPE_URL)).containsExactly(B);
+    assertThat(a.events()).hasSize(1);
+    assertThat(b.errors()).isEmpty();
+    assertThat(b.absences()).isEmpty();
   }
 
   @Test

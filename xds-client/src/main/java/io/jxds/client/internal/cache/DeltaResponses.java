@@ -39,10 +39,16 @@ final class DeltaResponses {
     this.absence = absence;
   }
 
-  /** Applies a response that came on {@code stream}; the result says ACK or NACK. */
-  <T> AppliedResponse apply(TypeCache<T> t, DeltaDiscoveryResponse response, StreamId stream, CallbackTracker tracker) {
+  /**
+   * Applies a response that came on {@code stream}; the result says ACK or NACK. {@code via}: its
+   * controller when streams carry different names (federation, gRFC A47), else null: what it
+   * sends or removes of a name it does not carry (another authority's) is ignored.
+   */
+  <T> AppliedResponse apply(
+      TypeCache<T> t, DeltaDiscoveryResponse response, StreamId stream, Object via, CallbackTracker tracker) {
     t.countResponse();
-    AppliedResponse applied = new AppliedResponse(nextSequence.getAsLong(), clock.instant(), tracker, stream, delivery);
+    AppliedResponse applied =
+        new AppliedResponse(nextSequence.getAsLong(), clock.instant(), tracker, stream, delivery, via);
     List<Resource> resources = response.getResourcesList();
     for (int i = 0; i < resources.size(); i++) {
       Resource resource = resources.get(i);
@@ -58,7 +64,7 @@ final class DeltaResponses {
     for (String name : response.getRemovedResourcesList()) {
       t.dropKept(name);
       ResourceEntry<T> entry = t.get(name);
-      if (entry != null) {
+      if (entry != null && (via == null || entry.servers().carries(via))) {
         absence.deleted(entry, tracker);
       }
     }

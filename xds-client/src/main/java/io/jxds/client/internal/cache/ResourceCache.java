@@ -524,7 +524,7 @@ public final class ResourceCache {
     if (t == null || shutdown) {
       return null;
     }
-    AppliedResponse applied = delta.apply(t, response, stream, tracker);
+    AppliedResponse applied = delta.apply(t, response, stream, via, tracker);
     listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
     ResponseOutcome outcome = applied.outcome(t, response.getSystemVersionInfo());
     beforeCallbacks.accept(outcome);
