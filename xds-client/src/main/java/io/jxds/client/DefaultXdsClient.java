@@ -46,8 +46,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The jxds {@link XdsClient}: one ADS stream to one control plane, a per-resource cache, and
- * watchers called on their own executors. Build one with {@link XdsClientBuilder}, or share one
+ * The jxds {@link XdsClient}: one ADS stream per control plane it uses (gRFC A71, A47), one
+ * per-resource cache, and watchers called on their own executors. Build one with {@link XdsClientBuilder}, or share one
  * per bootstrap through {@link XdsClientPool}.
  *
  * <p>All state lives on the client's own {@link SynchronizationContext}; public methods check
