@@ -7,8 +7,11 @@ import io.jxds.api.model.ClusterUpdate;
 import io.jxds.client.bootstrap.ServerInfo;
 import io.jxds.client.internal.bootstrap.BootstrapParser;
 import io.jxds.testing.FakeAdsServer;
+import io.jxds.testing.InMemoryMetrics;
 import io.jxds.testing.Poll;
 import io.jxds.testing.XdsResources;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -166,6 +169,39 @@ class SharedStreamFederationTest {
     assertThat(a.events()).hasSize(1);
     assertThat(b.errors()).isEmpty();
     assertThat(b.absences()).isEmpty();
+  }
+
+  @Test
+  void aSharedServerGoingDownCountsOneServerFailure() throws Exception {
+    // gRFC A78's server_failure counts a server going from working to failing: once, however many
+    // authorities' chains hear it.
+    InMemoryMetrics metrics = new InMemoryMetrics();
+    s1.setClusters(XdsResources.cluster(A).build(), XdsResources.cluster(B).build());
+    s1.start();
+    s2.start();
+    String json = """
+        {
+          "xds_servers": [S1],
+          "node": {"id": "federated"},
+          "authorities": {"a.example": {}, "b.example": {"xds_servers": [S1, S2]}}
+        }
+        """.replace("S1", server(s1)).replace("S2", server(s2));
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"))
+        .openTelemetry(metrics.openTelemetry())
+        .build();
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("both served by s1", () -> a.updates().size() == 1 && b.updates().size() == 1);
+
+    s1.stop();
+    Attributes attributes = Attributes.of(AttributeKey.stringKey("grpc.target"), "*",
+        AttributeKey.stringKey("grpc.xds.server"), s1.serverUri());
+    await("s1's failure counted", () -> metrics.value("grpc.xds_client.server_failure", attributes) >= 1);
+    await("the client disconnected", () -> !client.status().connected());
+    assertThat(metrics.value("grpc.xds_client.server_failure", attributes)).isEqualTo(1);
+    assertThat(s2.streams().count()).as("every name is cached: no fallback").isZero();
   }
 
   @Test

@@ -73,8 +73,8 @@ public final class ResourceCache {
     default void serverFailed() {}
   }
 
-  /** The error of the last ADS stream that failed before any response, with its cause. */
-  private record ConnectionFailure(String detail, Throwable cause) {}
+  /** The error of the last ADS stream that failed before any response, with its cause and server. */
+  private record ConnectionFailure(String detail, Throwable cause, Object server) {}
 
   private final Duration cacheRetention;
   private final SynchronizationContext syncContext;
@@ -425,18 +425,19 @@ public final class ResourceCache {
   }
 
   /**
-   * The stream serving {@code chain} failed before any response: its watchers without a value or
-   * an absence hear the error; the others keep what they have and hear nothing. Its watchers added
-   * before the next response hear it too.
+   * The stream serving {@code chain} (to {@code server}) failed before any response: its watchers
+   * without a value or an absence hear the error; the others keep what they have and hear nothing.
+   * Its watchers added before the next response hear it too.
    */
-  public void onStreamFailure(Servers chain, String what, Status cause) {
+  public void onStreamFailure(Servers chain, Object server, String what, Status cause) {
     syncContext.throwIfNotInThisSynchronizationContext();
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
-    ConnectionFailure failure = new ConnectionFailure(detail, cause.getCause());
-    if (failures.put(chain, failure) == null) {
-      listener.serverFailed();
+    ConnectionFailure failure = new ConnectionFailure(detail, cause.getCause(), server);
+    if (!failingFrom(server)) {
+      listener.serverFailed(); // gRFC A78: once per server, however many chains (authorities) hear it
     }
+    failures.put(chain, failure);
     for (TypeCache<?> t : types.values()) {
       for (ResourceEntry<?> entry : t.entries()) {
         if (entry.watched() && entry.value() == null && !entry.absent() && entry.servers() == chain) {
@@ -445,6 +446,15 @@ public final class ResourceCache {
       }
     }
     delivery.dispatch();
+  }
+
+  private boolean failingFrom(Object server) {
+    for (ConnectionFailure f : failures.values()) {
+      if (f.server() == server) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Status streamFailed(ResourceEntry<?> entry, ConnectionFailure failure) {
