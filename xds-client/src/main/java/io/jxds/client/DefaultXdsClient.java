@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The jxds {@link XdsClient}: one ADS stream per control plane it uses (gRFC A71, A47), one
- * per-resource cache, and watchers called on their own executors. Build one with {@link XdsClientBuilder}, or share one
- * per bootstrap through {@link XdsClientPool}.
+ * per-resource cache, and watchers called on their own executors. Build one with {@link
+ * XdsClientBuilder}, or share one per bootstrap through {@link XdsClientPool}.
  *
  * <p>All state lives on the client's own {@link SynchronizationContext}; public methods check
  * their arguments on the caller's thread (a watcher registered twice for one resource is an
@@ -145,7 +145,6 @@ public final class DefaultXdsClient implements XdsClient {
       Telemetry telemetry) {
     this.nodeId = node.getId();
     this.node = node;
-
     this.certificateProviders = Map.copyOf(certificateProviders);
     this.clusterType = clusterTypeChecking(this.certificateProviders.keySet());
     this.ownedScheduler = ownedScheduler;

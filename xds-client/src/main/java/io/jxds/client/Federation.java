@@ -96,11 +96,6 @@ final class Federation {
     return lanes.get(0);
   }
 
-  /** Whether the client has a bootstrap, whose {@code authorities} (maybe none) serve {@code xdstp:} names. */
-  boolean hasAuthorities() {
-    return byAuthority != null;
-  }
-
   /**
    * The lane serving {@code authority}: without a bootstrap the top-level one; null when the
    * bootstrap does not name it.
