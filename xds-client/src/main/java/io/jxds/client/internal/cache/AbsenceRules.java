@@ -76,7 +76,7 @@ final class AbsenceRules {
         // (waiting out the timer, or the postponement of a first response, protects only values
         // the client already had).
         String why = "not in the control plane's answer to the request naming it (version \"" + version + "\")";
-        log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
+        log.info("{} resource \"{}\" does not exist: {}", entry.type().shortName(), entry.name, why);
         markAbsent(entry, why, false, tracker);
       } else if (entry.hasDoesNotExistTimer() || entry.awaitingAnswer()) {
         // Absence proves nothing yet; a postponed deletion keeps waiting. A name awaiting its
@@ -108,7 +108,7 @@ final class AbsenceRules {
     long left = resourceTimeout.toNanos() - entry.postponeDeletion(nanoTicker.getAsLong());
     if (left <= 0) {
       log.debug("{} resource \"{}\" missing for the resource timeout across streams; concluding its deletion",
-          entry.type.shortName(), entry.name);
+          entry.type().shortName(), entry.name);
       deleted(entry, tracker);
       return;
     }
@@ -116,7 +116,7 @@ final class AbsenceRules {
       return;
     }
     log.debug("{} resource \"{}\" missing from the first response on a new stream; deletion postponed",
-        entry.type.shortName(), entry.name);
+        entry.type().shortName(), entry.name);
     entry.armDeletionTimer(left, () -> {
       if (entry.deletionPostponed() && entry.onWire()) {
         deleted(entry, null);
@@ -135,12 +135,12 @@ final class AbsenceRules {
       if (entry.ignoreDeletion()) {
         log.warn(
             "{} resource \"{}\" left out of a response; keeping it because the server has ignore_resource_deletion",
-            entry.type.shortName(), entry.name);
+            entry.type().shortName(), entry.name);
       }
       return;
     }
     if (entry.value() != null) {
-      log.info("{} resource \"{}\" deleted by the control plane", entry.type.shortName(), entry.name);
+      log.info("{} resource \"{}\" deleted by the control plane", entry.type().shortName(), entry.name);
     }
     markAbsent(entry, "deleted by the control plane", false, tracker);
   }
@@ -172,11 +172,11 @@ final class AbsenceRules {
     }
     String why = "not received within " + DurationFormat.format(resourceTimeout);
     if (!entry.responseSinceTimerArmed()) {
-      why += ": no " + entry.type.shortName() + " response at all since it was requested (some control planes,"
+      why += ": no " + entry.type().shortName() + " response at all since it was requested (some control planes,"
           + " java-control-plane in ADS mode among them, hold back a type's whole response while any"
           + " requested name is missing)";
     }
-    log.info("{} resource \"{}\" does not exist: {}", entry.type.shortName(), entry.name, why);
+    log.info("{} resource \"{}\" does not exist: {}", entry.type().shortName(), entry.name, why);
     markAbsent(entry, why, true, null);
     delivery.dispatch();
   }
@@ -192,7 +192,7 @@ final class AbsenceRules {
   private <T> void rewatchWindowOver(ResourceEntry<T> entry) {
     entry.closeRewatchWindow();
     boolean sotw = entry.servers().stateOfTheWorld();
-    if (entry.value() != null && entry.type.absenceMeansDeletion() && sotw && entry.responseSinceTimerArmed()) {
+    if (entry.value() != null && entry.type().absenceMeansDeletion() && sotw && entry.responseSinceTimerArmed()) {
       deleted(entry, null);
       delivery.dispatch();
       return;
@@ -203,12 +203,12 @@ final class AbsenceRules {
     if (entry.value() != null && !sotw && !entry.vouched()) {
       String why = "not sent again within " + DurationFormat.format(resourceTimeout)
           + " of being requested on a new stream";
-      log.info("{} resource \"{}\" no longer exists: {}", entry.type.shortName(), entry.name, why);
+      log.info("{} resource \"{}\" no longer exists: {}", entry.type().shortName(), entry.name, why);
       markAbsent(entry, why, true, null);
       delivery.dispatch();
       return;
     }
-    log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type.shortName(),
+    log.debug("{} resource \"{}\" not confirmed within {}; keeping its cached value", entry.type().shortName(),
         entry.name, DurationFormat.format(resourceTimeout));
   }
 }

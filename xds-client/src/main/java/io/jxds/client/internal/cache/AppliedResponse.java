@@ -142,10 +142,10 @@ final class AppliedResponse {
     boolean first = entry.value() == null;
     boolean changed = entry.accept(value, version, now, stream, raw);
     if (entry.clearIgnoredDeletion()) {
-      log.info("{} resource \"{}\" is back after an ignored deletion", entry.type.shortName(), entry.name);
+      log.info("{} resource \"{}\" is back after an ignored deletion", entry.type().shortName(), entry.name);
     }
     if (first) {
-      log.info("{} resource \"{}\" received, version \"{}\"", entry.type.shortName(), entry.name, version);
+      log.info("{} resource \"{}\" received, version \"{}\"", entry.type().shortName(), entry.name, version);
     }
     if (changed) {
       delivery.tellUpdate(entry, value, tracker);

@@ -92,7 +92,7 @@ final class TypeCache<T> implements ResourceEntry.Owner {
    * {@code servers}.
    */
   ResourceEntry<T> create(String name, Servers servers) {
-    ResourceEntry<T> entry = new ResourceEntry<>(type, name, this, servers, nextMark());
+    ResourceEntry<T> entry = new ResourceEntry<>(name, this, servers, nextMark());
     byName.put(name, entry);
     inOrder.add(-(indexOf(name) + 1), entry);
     watched++;
@@ -139,6 +139,11 @@ final class TypeCache<T> implements ResourceEntry.Owner {
       }
     }
     return -(lo + 1);
+  }
+
+  @Override
+  public ResourceType<T> type() {
+    return type;
   }
 
   @Override

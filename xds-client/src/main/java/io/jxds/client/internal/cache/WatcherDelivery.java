@@ -51,7 +51,7 @@ final class WatcherDelivery {
   /** gRFC A54 and ARCHITECTURE.md: always UNAVAILABLE, naming the cause, the resource and the node. */
   Status errorStatus(ResourceEntry<?> entry, String detail) {
     return Status.UNAVAILABLE.withDescription(
-        detail + " [" + entry.type.shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");
+        detail + " [" + entry.type().shortName() + " resource \"" + entry.name + "\", node id \"" + nodeId + "\"]");
   }
 
   <T> void tellUpdate(ResourceEntry<T> entry, T value, CallbackTracker tracker) {
