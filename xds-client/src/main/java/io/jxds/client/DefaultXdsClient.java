@@ -438,8 +438,8 @@ public final class DefaultXdsClient implements XdsClient {
     }
 
     @Override
-    public void serverFailed() {
-      metrics.serverFailure();
+    public void serverFailed(String server) {
+      metrics.serverFailure(server);
     }
   }
 

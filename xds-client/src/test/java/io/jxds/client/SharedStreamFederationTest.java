@@ -205,6 +205,39 @@ class SharedStreamFederationTest {
   }
 
   @Test
+  void anAuthoritysServerFailureIsCountedUnderThatServer() throws Exception {
+    // gRFC A78 labels server_failure with the server that failed (grpc.xds.server), not the
+    // client's first top-level server.
+    InMemoryMetrics metrics = new InMemoryMetrics();
+    s1.setClusters(XdsResources.cluster(A).build());
+    s2.start(); // binds the port the bootstrap names
+    s2.stop();
+    s1.start();
+    String json = """
+        {
+          "xds_servers": [S1],
+          "node": {"id": "federated"},
+          "authorities": {"a.example": {}, "b.example": {"xds_servers": [S2]}}
+        }
+        """.replace("S1", server(s1)).replace("S2", server(s2));
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"))
+        .openTelemetry(metrics.openTelemetry())
+        .build();
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("a.example served, b.example's server failing", () -> a.updates().size() == 1 && !b.errors().isEmpty());
+
+    AttributeKey<String> target = AttributeKey.stringKey("grpc.target");
+    AttributeKey<String> server = AttributeKey.stringKey("grpc.xds.server");
+    assertThat(metrics.value("grpc.xds_client.server_failure", Attributes.of(target, "*", server, s2.serverUri())))
+        .isEqualTo(1);
+    assertThat(metrics.value("grpc.xds_client.server_failure", Attributes.of(target, "*", server, s1.serverUri())))
+        .isZero();
+  }
+
+  @Test
   void aStateOfTheWorldResponseDeletesOnlyTheNamesItsStreamRequested() throws Exception {
     s1.setClusters(XdsResources.cluster(A).edsServiceName("a1").build());
     s2.setClusters(XdsResources.cluster(B).edsServiceName("b1").build());

@@ -69,12 +69,12 @@ public final class ResourceCache {
      */
     default void resourcesValidated(String typeUrl, int valid, int invalid) {}
 
-    /** gRFC A78's {@code server_failure}: the stream went from working to failing. */
-    default void serverFailed() {}
+    /** gRFC A78's {@code server_failure}: the stream to {@code server} went from working to failing. */
+    default void serverFailed(String server) {}
   }
 
   /** The error of the last ADS stream that failed before any response, with its cause and server. */
-  private record ConnectionFailure(String detail, Throwable cause, Object server) {}
+  private record ConnectionFailure(String detail, Throwable cause, String server) {}
 
   private final Duration cacheRetention;
   private final SynchronizationContext syncContext;
@@ -425,17 +425,17 @@ public final class ResourceCache {
   }
 
   /**
-   * The stream serving {@code chain} (to {@code server}) failed before any response: its watchers
+   * The stream serving {@code chain} (to {@code server}, its target) failed before any response: its watchers
    * without a value or an absence hear the error; the others keep what they have and hear nothing.
    * Its watchers added before the next response hear it too.
    */
-  public void onStreamFailure(Servers chain, Object server, String what, Status cause) {
+  public void onStreamFailure(Servers chain, String server, String what, Status cause) {
     syncContext.throwIfNotInThisSynchronizationContext();
     String detail = what + ": " + cause.getCode() + (cause.getDescription() == null ? "" : ": " + cause
         .getDescription());
     ConnectionFailure failure = new ConnectionFailure(detail, cause.getCause(), server);
     if (!failingFrom(server)) {
-      listener.serverFailed(); // gRFC A78: once per server, however many chains (authorities) hear it
+      listener.serverFailed(server); // gRFC A78: once per server, however many chains (authorities) hear it
     }
     failures.put(chain, failure);
     for (TypeCache<?> t : types.values()) {
@@ -448,9 +448,9 @@ public final class ResourceCache {
     delivery.dispatch();
   }
 
-  private boolean failingFrom(Object server) {
+  private boolean failingFrom(String server) {
     for (ConnectionFailure f : failures.values()) {
-      if (f.server() == server) {
+      if (f.server().equals(server)) {
         return true;
       }
     }

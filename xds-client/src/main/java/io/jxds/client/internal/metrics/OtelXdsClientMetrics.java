@@ -67,8 +67,10 @@ final class OtelXdsClientMetrics implements XdsClientMetrics {
   }
 
   @Override
-  public void serverFailure() {
-    serverFailures.add(1, serverAttributes);
+  public void serverFailure(String failed) {
+    // gRFC A78 labels the server that failed: with federation (gRFC A47) maybe an authority's.
+    serverFailures.add(1,
+        failed.equals(server) ? serverAttributes : Attributes.of(TARGET_KEY, TARGET, SERVER_KEY, failed));
   }
 
   @Override

@@ -12,7 +12,7 @@ public interface XdsClientMetrics {
   /** Records nothing. */
   XdsClientMetrics NONE = new XdsClientMetrics() {
     @Override
-    public void serverFailure() {}
+    public void serverFailure(String server) {}
 
     @Override
     public void resourceUpdates(String typeUrl, long valid, long invalid) {}
@@ -34,8 +34,13 @@ public interface XdsClientMetrics {
     return telemetry.enabled() ? new OtelXdsClientMetrics(telemetry.instance(), server, status) : NONE;
   }
 
-  /** gRFC A57/A78: the server went from working to failing (a stream failed before any response). */
-  void serverFailure();
+  /**
+   * gRFC A57/A78: a server went from working to failing (a stream failed before any response).
+   *
+   * @param server its target ({@code grpc.xds.server}): the client's first server, or with
+   *     federation (gRFC A47) an authority's
+   */
+  void serverFailure(String server);
 
   /**
    * One response's resources of a type that were validated: accepted and rejected.

@@ -175,7 +175,7 @@ public final class ServerChain implements AdsStreamController.Events, Servers {
       return; // a higher server still down while a later one serves: nobody needs to hear it
     }
     if (!maybeFallBack()) {
-      cache.onStreamFailure(this, controller, what, status);
+      cache.onStreamFailure(this, controller.target(), what, status);
     }
   }
 
