@@ -80,7 +80,8 @@ class JsonWriterEquivalenceTest {
           gson.name(name).nullValue();
         }
         case 4, 5 -> {
-          Fraction f = Fraction.of(random.nextLong(1_000_000) - 1_000, 1 + random.nextLong(1L << random.nextInt(1, 62)));
+          long denominator = 1 + random.nextLong(1L << random.nextInt(1, 62));
+          Fraction f = Fraction.of(random.nextLong(1_000_000) - 1_000, denominator);
           ours.fraction(name, f);
           gson.name(name).jsonValue(Json.decimal(f)).name(name + "Exact").value(f.toString());
         }
