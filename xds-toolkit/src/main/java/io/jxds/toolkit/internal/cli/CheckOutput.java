@@ -95,7 +95,7 @@ final class CheckOutput {
     StringBuilder s = new StringBuilder();
     for (RouteCluster c : r.clusters()) {
       s.append(s.length() == 0 ? "" : ", ").append(c.name()).append(' ').append(c.weight()).append(" (")
-          .append(String.format(java.util.Locale.ROOT, "%.3f%%", c.share().toDouble() * 100)).append(')');
+          .append(Texts.PERCENT.format(c.share().toDouble() * 100)).append(')');
     }
     return s.toString();
   }
