@@ -30,14 +30,23 @@ final class Table {
       }
     }
     for (String[] r : rows) {
-      StringBuilder line = new StringBuilder(indent);
+      int lineStart = out.length();
+      out.append(indent);
       for (int i = 0; i < r.length; i++) {
-        line.append(r[i]);
+        out.append(r[i]);
         if (i < r.length - 1) {
-          line.append(" ".repeat(width[i] - r[i].length() + 2));
+          for (int pad = width[i] - r[i].length() + 2; pad > 0; pad--) {
+            out.append(' ');
+          }
         }
       }
-      out.append(line.toString().stripTrailing()).append('\n');
+      // The line without trailing white space (String.stripTrailing's rule), written in place.
+      int end = out.length();
+      while (end > lineStart && Character.isWhitespace(out.charAt(end - 1))) {
+        end--;
+      }
+      out.setLength(end);
+      out.append('\n');
     }
   }
 }
