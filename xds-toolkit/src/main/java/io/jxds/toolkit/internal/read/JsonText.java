@@ -160,12 +160,12 @@ public final class JsonText {
       if (peek() != '"') {
         throw error("expected a member name in quotes, got " + describe());
       }
-      String name = key();
+      String name = build ? key() : null;
+      boolean type = build ? typeValues != null && name.equals("@type") : skippedKeyIsType() && typeValues != null;
       skipSpace();
       expect(':');
       skipSpace();
       requireMore();
-      boolean type = typeValues != null && name.equals("@type");
       JsonNode value = value(depth + 1, build || type);
       if (type && value.kind() == JsonNode.Kind.STRING) {
         typeValues.add(value);
@@ -251,6 +251,23 @@ public final class JsonText {
     }
     pos = i + 1;
     return known;
+  }
+
+  /** Checks a member name without making it; whether it is {@code "@type"}. */
+  private boolean skippedKeyIsType() throws SyntaxError {
+    int from = pos + 1;
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        pos = i + 1;
+        return i - from == 5 && text.startsWith("@type", from);
+      }
+      if (c == '\\' || c < 0x20) {
+        return "@type".equals(string(true)); // escapes: read as any string
+      }
+    }
+    string(true); // unterminated: string() says so
+    return false;
   }
 
   /** A string's value, or null when not {@code build}ing (it is checked all the same). */

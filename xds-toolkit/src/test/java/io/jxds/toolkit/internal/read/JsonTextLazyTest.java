@@ -44,6 +44,14 @@ class JsonTextLazyTest {
   }
 
   @Test
+  void aTypeNameWrittenWithEscapesIsFoundDeepInside() throws Exception {
+    String text = "[{\"a\": [{\"b\": {\"c\": {\"\\u0040type\": \"t1\", \"@typ\": \"no\", \"@types\": \"no\"}}}]}]";
+    List<JsonNode> types = new ArrayList<>();
+    JsonText.parse(text, types);
+    assertThat(types).extracting(JsonNode::string).containsExactly("t1");
+  }
+
+  @Test
   void anErrorDeepInsideIsFoundAtOnce() {
     String text = "[{\"resources\": [{\"a\": {\"b\": {\"c\": [1,\n 2,\n 3 4]}}}]}]";
     assertThatThrownBy(() -> JsonText.parse(text)).isInstanceOf(JsonText.SyntaxError.class)
