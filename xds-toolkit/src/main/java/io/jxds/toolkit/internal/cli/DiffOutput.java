@@ -17,10 +17,9 @@ final class DiffOutput {
     }
     out.append("changes: ").append(diff.changes().size()).append('\n');
     Table t = new Table("  ", "CLUSTER", "KIND", "SUBJECT", "BEFORE", "AFTER", "CHANGE");
-    for (Change c : diff.changes()) {
-      t.row(c.cluster(), c.kind().name(), c.subject(), c.before(), c.kind() == Change.Kind.NACK ? "NACKED" : c.after(),
-          c.delta().map(d -> POINTS.format(d.toDouble() * 100)).orElse(""));
-    }
+    t.rows(diff.changes().parallelStream().map(c -> new String[] {c.cluster(), c.kind().name(), c.subject(),
+        c.before(), c.kind() == Change.Kind.NACK ? "NACKED" : c.after(),
+        c.delta().map(d -> POINTS.format(d.toDouble() * 100)).orElse("")}).toList());
     t.print(out);
     for (Change c : diff.ofKind(Change.Kind.NACK)) {
       out.append("  NACK ").append(c.subject()).append(": ").append(c.after().substring("NACKED: ".length()))

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Arrays;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The CLI's documented JSON output: objects, arrays, strings, numbers, null, and the two forms of a
@@ -35,11 +36,12 @@ final class Json {
     Arrays.fill(SPACES, ' ');
   }
 
-  private final Writer text;
-  private char[] chars = new char[1 << 16];
+  /** Where the text goes; null for a {@link #fragment}, which keeps it. */
+  private final @Nullable Writer text;
+  private char[] chars;
   private int size;
   /** Per open object or array (index = depth, 1 for the outermost): whether it has a member yet. */
-  private boolean[] nonEmpty = new boolean[16];
+  private boolean[] nonEmpty;
   private int depth;
 
   Json() {
@@ -49,6 +51,64 @@ final class Json {
   /** Writes to {@code text} as it goes (a large plan is not held twice); {@link #flush} at the end. */
   Json(Writer text) {
     this.text = text;
+    this.chars = new char[1 << 16];
+    this.nonEmpty = new boolean[16];
+  }
+
+  private Json(int depth, int sizeHint) {
+    this.text = null;
+    this.chars = new char[Math.max(sizeHint, 64)];
+    this.depth = depth;
+    this.nonEmpty = new boolean[depth + 16];
+  }
+
+  /** The text of an element written apart (on another thread), for {@link #element}. */
+  record Fragment(char[] chars, int size) {}
+
+  /**
+   * A writer for one element of an array that is open at {@code depth} in another writer: what it
+   * writes, {@link #fragment}, goes in with {@link #element} (the same text as written in place).
+   * {@code sizeHint}: the chars it will likely take (it grows past them).
+   */
+  static Json fragment(int depth, int sizeHint) {
+    return new Json(depth, sizeHint);
+  }
+
+  /** What this fragment writer wrote. */
+  Fragment fragment() {
+    return new Fragment(chars, size);
+  }
+
+  /** How deep the innermost open object or array is. */
+  int depth() {
+    return depth;
+  }
+
+  /** An element of the current array that a {@link #fragment} writer at this depth wrote. */
+  Json element(Fragment element) {
+    room(1);
+    if (nonEmpty[depth]) {
+      chars[size++] = ',';
+    }
+    nonEmpty[depth] = true;
+    if (element.size() > chars.length - size) {
+      flush();
+      if (element.size() > chars.length) {
+        write(element.chars(), element.size());
+        return this;
+      }
+    }
+    System.arraycopy(element.chars(), 0, chars, size, element.size());
+    size += element.size();
+    return this;
+  }
+
+  private void write(char[] c, int n) {
+    try {
+      text.write(c, 0, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Hands what is buffered to the writer. */
@@ -298,19 +358,24 @@ final class Json {
     size += to - from;
   }
 
-  /** Space for {@code n} more chars: what is buffered goes to the writer first, or the buffer grows. */
+  /**
+   * Space for {@code n} more chars: what is buffered goes to the writer first (a fragment keeps it),
+   * or the buffer grows.
+   */
   private void room(int n) {
     if (size + n <= chars.length) {
       return;
     }
-    flush();
-    if (n > chars.length) {
-      chars = new char[Math.max(n, chars.length * 2)];
+    if (text != null) {
+      flush();
+    }
+    if (size + n > chars.length) {
+      chars = Arrays.copyOf(chars, Math.max(size + n, chars.length * 2));
     }
   }
 
   private void drain() throws IOException {
-    if (size > 0) {
+    if (size > 0 && text != null) {
       text.write(chars, 0, size);
       size = 0;
     }

@@ -55,6 +55,33 @@ class JsonWriterEquivalenceTest {
     assertThat(oursText.toString()).isEqualTo(gsonText.toString());
   }
 
+  @Test
+  void elementsWrittenApartGoInAsWrittenInPlace() throws IOException {
+    SplittableRandom random = new SplittableRandom(27);
+    for (int doc = 0; doc < 300; doc++) {
+      StringWriter gsonText = new StringWriter();
+      JsonWriter gson = new JsonWriter(gsonText);
+      gson.setIndent("  ");
+      StringWriter oursText = new StringWriter();
+      Json ours = new Json(oursText);
+      gson.beginObject().name("clusters").beginArray();
+      ours.begin().beginArray("clusters");
+      int elements = random.nextInt(4);
+      for (int e = 0; e < elements; e++) {
+        Json element = Json.fragment(ours.depth(), random.nextInt(200));
+        element.beginElement();
+        gson.beginObject();
+        members(random, 2, element, gson);
+        element.end();
+        gson.endObject();
+        ours.element(element.fragment());
+      }
+      gson.endArray().endObject().flush();
+      ours.endArray().end().flush();
+      assertThat(oursText.toString()).as("document %d", doc).isEqualTo(gsonText.toString());
+    }
+  }
+
   private static void members(SplittableRandom random, int depth, Json ours, JsonWriter gson) throws IOException {
     int count = random.nextInt(depth > 3 ? 2 : 5);
     for (int i = 0; i < count; i++) {

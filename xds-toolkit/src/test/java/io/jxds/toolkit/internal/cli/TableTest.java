@@ -35,6 +35,23 @@ class TableTest {
   }
 
   @Test
+  void aLargeTableWrittenInParallelChunksIsTheSame() {
+    SplittableRandom random = new SplittableRandom(26);
+    List<String[]> rows = new ArrayList<>();
+    for (int r = 0; r < Table.CHUNK * 5 + 17; r++) {
+      String[] row = new String[4];
+      for (int c = 0; c < row.length; c++) {
+        row[c] = CELLS[random.nextInt(CELLS.length)] + (random.nextInt(50) == 0 ? "x".repeat(40) : "");
+      }
+      rows.add(row);
+    }
+    Table table = new Table("  ", rows.get(0)).rows(rows.subList(1, rows.size()));
+    StringBuilder out = new StringBuilder("before\n");
+    table.print(out);
+    assertThat(out.toString()).isEqualTo("before\n" + reference("  ", rows));
+  }
+
+  @Test
   void alignsColumns() {
     StringBuilder out = new StringBuilder();
     new Table("  ", "CLUSTER", "KIND").row("svc-10", "STATE").row("a", "").print(out);
