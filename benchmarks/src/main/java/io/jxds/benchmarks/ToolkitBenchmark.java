@@ -4,6 +4,12 @@ import io.jxds.toolkit.BadInputException;
 import io.jxds.toolkit.PlanDiff;
 import io.jxds.toolkit.Snapshot;
 import io.jxds.toolkit.TrafficPlan;
+import io.jxds.toolkit.internal.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,6 +21,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -23,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * last at priority 1, weights 1-7, every 13th endpoint UNHEALTHY), in memory: {@code read} parses
  * the JSON text into a {@link Snapshot}; {@code readAndPlan} reads, checks and plans (what
  * {@code ./jxds check} does before printing); {@code plan} checks and plans a snapshot already read;
- * {@code diff} plans two snapshots (the second with shifted weights and health) and compares them.
+ * {@code diff} plans two snapshots (the second with shifted weights and health) and compares them;
+ * {@code checkJsonCommand} and {@code diffCommand} are {@code ./jxds check --json FILE} and
+ * {@code ./jxds diff BEFORE AFTER} whole (reading the files, output to a null writer) in a warm JVM.
  * Run with {@code -prof gc} for the allocation per plan.
  */
 @State(Scope.Benchmark)
@@ -42,12 +51,25 @@ public class ToolkitBenchmark {
   String json;
   Snapshot before;
   Snapshot after;
+  Path beforeFile;
+  Path afterFile;
 
   @Setup
-  public void setUp() throws BadInputException {
+  public void setUp() throws BadInputException, IOException {
     json = snapshotJson(clusters, endpoints, 0);
+    String shifted = snapshotJson(clusters, endpoints, 1);
     before = Snapshot.parse(json, "before.json");
-    after = Snapshot.parse(snapshotJson(clusters, endpoints, 1), "after.json");
+    after = Snapshot.parse(shifted, "after.json");
+    beforeFile = Files.createTempFile("jxds-bench-before", ".json");
+    afterFile = Files.createTempFile("jxds-bench-after", ".json");
+    Files.writeString(beforeFile, json);
+    Files.writeString(afterFile, shifted);
+  }
+
+  @TearDown
+  public void tearDown() throws IOException {
+    Files.deleteIfExists(beforeFile);
+    Files.deleteIfExists(afterFile);
   }
 
   @Benchmark
@@ -68,6 +90,20 @@ public class ToolkitBenchmark {
   @Benchmark
   public PlanDiff diff() {
     return PlanDiff.between(before, after);
+  }
+
+  @Benchmark
+  public int checkJsonCommand() {
+    return Main.run(new String[] {"check", "--json", beforeFile.toString()}, nullWriter(), nullWriter());
+  }
+
+  @Benchmark
+  public int diffCommand() {
+    return Main.run(new String[] {"diff", beforeFile.toString(), afterFile.toString()}, nullWriter(), nullWriter());
+  }
+
+  private static PrintWriter nullWriter() {
+    return new PrintWriter(Writer.nullWriter());
   }
 
   /** Two DiscoveryResponses in a JSON array, as generate-snapshot.py writes them. */

@@ -1,5 +1,6 @@
 package io.jxds.toolkit;
 
+import io.jxds.toolkit.internal.Concurrently;
 import io.jxds.toolkit.internal.plan.PlanDiffer;
 import java.util.List;
 
@@ -37,14 +38,20 @@ public record PlanDiff(List<Change> changes, TrafficPlan after) {
   }
 
   /**
-   * The differences between the plans of two snapshots.
+   * The differences between the plans of two snapshots, each planned on a thread of its own.
    *
    * @param before the snapshot before the push
    * @param after the snapshot after it
    * @return the diff
    */
   public static PlanDiff between(Snapshot before, Snapshot after) {
-    return between(before.plan(), after.plan());
+    Concurrently.Both<TrafficPlan, TrafficPlan> plans;
+    try {
+      plans = Concurrently.both(before::plan, after::plan);
+    } catch (BadInputException e) {
+      throw new IllegalStateException(e); // planning reads nothing
+    }
+    return between(plans.first(), plans.second());
   }
 
   /**

@@ -266,15 +266,6 @@ public final class Snapshot {
     }
   }
 
-  private static boolean isAscii(byte[] bytes) {
-    for (byte b : bytes) {
-      if (b < 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private static String readText(Path file) throws BadInputException {
     byte[] bytes;
     try {
@@ -284,8 +275,11 @@ public final class Snapshot {
     } catch (IOException | SecurityException e) {
       throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
     }
-    if (isAscii(bytes)) {
-      return new String(bytes, StandardCharsets.US_ASCII); // one copy; ASCII is UTF-8 as it is
+    // One pass for the usual ASCII file; the JDK replaces malformed UTF-8 with U+FFFD, so only a
+    // text holding U+FFFD (malformed, or written so) is decoded again, strictly, to tell.
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    if (text.indexOf('\uFFFD') < 0) {
+      return text;
     }
     try {
       return StandardCharsets.UTF_8.newDecoder()

@@ -122,6 +122,19 @@ class SnapshotReadingTest {
   }
 
   @Test
+  void utf8TextIsReadAsWrittenReplacementCharacterIncluded() throws Exception {
+    Path f = dir.resolve("names.json");
+    String cluster = "{\"@type\": \"type.googleapis.com/envoy.config.cluster.v3.Cluster\", \"name\": \"%s\","
+        + " \"type\": \"EDS\", \"eds_cluster_config\": {\"eds_config\": {\"ads\": {}}}}";
+    Files.writeString(f, "[" + String.format(cluster, "caf\u00e9-\uFFFD-\u20ac") + "]", StandardCharsets.UTF_8);
+    assertThat(Snapshot.read(f).check().resources()).extracting(ResourceVerdict::name)
+        .containsExactly("caf\u00e9-\uFFFD-\u20ac");
+    Path bad = dir.resolve("latin1.json");
+    Files.write(bad, String.format(cluster, "caf\u00e9").getBytes(StandardCharsets.ISO_8859_1));
+    assertThatThrownBy(() -> Snapshot.read(bad)).hasMessageContaining(bad + ": not xDS JSON: not UTF-8 text");
+  }
+
+  @Test
   void jsonThatIsNotXdsSaysWhatWasExpected() {
     assertThatThrownBy(() -> Snapshot.parse("\n{\"hello\": \"world\"}", "hello.json"))
         .isInstanceOf(BadInputException.class)

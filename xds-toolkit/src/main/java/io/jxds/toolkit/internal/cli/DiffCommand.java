@@ -2,6 +2,8 @@ package io.jxds.toolkit.internal.cli;
 
 import io.jxds.toolkit.PlanDiff;
 import io.jxds.toolkit.Snapshot;
+import io.jxds.toolkit.TrafficPlan;
+import io.jxds.toolkit.internal.Concurrently;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +35,10 @@ final class DiffCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PlanDiff diff = PlanDiff.between(Snapshot.read(before), Snapshot.read(after));
+    // The two sides are independent: each is read and planned on a core of its own.
+    Concurrently.Both<TrafficPlan, TrafficPlan> plans =
+        Concurrently.both(() -> Snapshot.read(before).plan(), () -> Snapshot.read(after).plan());
+    PlanDiff diff = PlanDiff.between(plans.first(), plans.second());
     int code = diff.after().check().anyNacked() ? Main.NACKED : 0;
     spec.commandLine().getOut().print(json ? DiffOutput.json(diff, code) + "\n" : DiffOutput.tables(diff));
     return code;

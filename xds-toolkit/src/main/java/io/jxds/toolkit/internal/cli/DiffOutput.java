@@ -2,11 +2,11 @@ package io.jxds.toolkit.internal.cli;
 
 import io.jxds.toolkit.Change;
 import io.jxds.toolkit.PlanDiff;
-import java.util.Locale;
 
 /** {@code ./jxds diff}'s output: a table, or the documented JSON ({@code jxds.diff/v1}). */
 final class DiffOutput {
   static final String SCHEMA = "jxds.diff/v1";
+  private static final FormatCache POINTS = new FormatCache("%+.3f points");
 
   private DiffOutput() {}
 
@@ -17,10 +17,9 @@ final class DiffOutput {
     }
     out.append("changes: ").append(diff.changes().size()).append('\n');
     Table t = new Table("  ", "CLUSTER", "KIND", "SUBJECT", "BEFORE", "AFTER", "CHANGE");
-    for (Change c : diff.changes()) {
-      t.row(c.cluster(), c.kind().name(), c.subject(), c.before(), c.kind() == Change.Kind.NACK ? "NACKED" : c.after(),
-          c.delta().map(d -> String.format(Locale.ROOT, "%+.3f points", d.toDouble() * 100)).orElse(""));
-    }
+    t.rows(diff.changes().parallelStream().map(c -> new String[] {c.cluster(), c.kind().name(), c.subject(),
+        c.before(), c.kind() == Change.Kind.NACK ? "NACKED" : c.after(),
+        c.delta().map(d -> POINTS.format(d.toDouble() * 100)).orElse("")}).toList());
     t.print(out);
     for (Change c : diff.ofKind(Change.Kind.NACK)) {
       out.append("  NACK ").append(c.subject()).append(": ").append(c.after().substring("NACKED: ".length()))

@@ -1,6 +1,5 @@
 package io.jxds.toolkit.internal.cli;
 
-import com.google.gson.stream.JsonWriter;
 import io.jxds.toolkit.Fraction;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -8,16 +7,42 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Arrays;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The CLI's documented JSON output, written with Gson's streaming {@link JsonWriter} (Gson comes
- * with protobuf-java-util, which reads the JSON inputs): objects, arrays, strings, numbers, null,
- * and the two forms of a {@link Fraction}.
+ * The CLI's documented JSON output: objects, arrays, strings, numbers, null, and the two forms of a
+ * {@link Fraction}. The text is byte for byte what Gson's {@code JsonWriter} with a two-space indent
+ * writes (the format the golden files pin: {@code "name": value}, one member or element a line,
+ * {@code []} and {@code {}} when empty, Gson's string escapes), written straight into a char buffer:
+ * Gson's writer made a call per token and was a quarter of a large {@code check --json}.
  */
 final class Json {
-  private final Writer text;
-  private final Buffer buffer;
-  private final JsonWriter out;
+  private static final String[] ESCAPES = new String[128];
+  private static final char[] SPACES = new char[256];
+
+  static {
+    for (int c = 0; c < 0x20; c++) {
+      ESCAPES[c] = String.format(Locale.ROOT, "\\u%04x", c);
+    }
+    ESCAPES['"'] = "\\\"";
+    ESCAPES['\\'] = "\\\\";
+    ESCAPES['\t'] = "\\t";
+    ESCAPES['\b'] = "\\b";
+    ESCAPES['\n'] = "\\n";
+    ESCAPES['\r'] = "\\r";
+    ESCAPES['\f'] = "\\f";
+    Arrays.fill(SPACES, ' ');
+  }
+
+  /** Where the text goes; null for a {@link #fragment}, which keeps it. */
+  private final @Nullable Writer text;
+  private char[] chars;
+  private int size;
+  /** Per open object or array (index = depth, 1 for the outermost): whether it has a member yet. */
+  private boolean[] nonEmpty;
+  private int depth;
 
   Json() {
     this(new StringWriter());
@@ -26,64 +51,142 @@ final class Json {
   /** Writes to {@code text} as it goes (a large plan is not held twice); {@link #flush} at the end. */
   Json(Writer text) {
     this.text = text;
-    this.buffer = new Buffer(text);
-    this.out = new JsonWriter(buffer);
-    out.setIndent("  ");
+    this.chars = new char[1 << 16];
+    this.nonEmpty = new boolean[16];
+  }
+
+  private Json(int depth, int sizeHint) {
+    this.text = null;
+    this.chars = new char[Math.max(sizeHint, 64)];
+    this.depth = depth;
+    this.nonEmpty = new boolean[depth + 16];
+  }
+
+  /** The text of an element written apart (on another thread), for {@link #element}. */
+  record Fragment(char[] chars, int size) {}
+
+  /**
+   * A writer for one element of an array that is open at {@code depth} in another writer: what it
+   * writes, {@link #fragment}, goes in with {@link #element} (the same text as written in place).
+   * {@code sizeHint}: the chars it will likely take (it grows past them).
+   */
+  static Json fragment(int depth, int sizeHint) {
+    return new Json(depth, sizeHint);
+  }
+
+  /** What this fragment writer wrote. */
+  Fragment fragment() {
+    return new Fragment(chars, size);
+  }
+
+  /** How deep the innermost open object or array is. */
+  int depth() {
+    return depth;
+  }
+
+  /** An element of the current array that a {@link #fragment} writer at this depth wrote. */
+  Json element(Fragment element) {
+    room(1);
+    if (nonEmpty[depth]) {
+      chars[size++] = ',';
+    }
+    nonEmpty[depth] = true;
+    if (element.size() > chars.length - size) {
+      flush();
+      if (element.size() > chars.length) {
+        write(element.chars(), element.size());
+        return this;
+      }
+    }
+    System.arraycopy(element.chars(), 0, chars, size, element.size());
+    size += element.size();
+    return this;
+  }
+
+  private void write(char[] c, int n) {
+    try {
+      text.write(c, 0, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Hands what is buffered to the writer. */
   Json flush() {
-    return write(buffer::drain);
+    try {
+      drain();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter or PrintWriter does not throw
+    }
+    return this;
   }
 
   Json begin() {
-    return write(() -> out.beginObject());
+    item();
+    return open('{');
   }
 
   Json end() {
-    return write(() -> out.endObject());
+    return close('}');
   }
 
   Json beginArray(String name) {
-    return write(() -> out.name(name).beginArray());
+    name(name);
+    return open('[');
   }
 
   Json beginObject(String name) {
-    return write(() -> out.name(name).beginObject());
+    name(name);
+    return open('{');
   }
 
   /** An object as an element of the current array. */
   Json beginElement() {
-    return write(() -> out.beginObject());
+    item();
+    return open('{');
   }
 
   Json endArray() {
-    return write(() -> out.endArray());
+    return close(']');
   }
 
   Json string(String name, String value) {
-    return write(() -> out.name(name).value(value));
+    name(name);
+    quoted(value);
+    return this;
   }
 
   Json stringElement(String value) {
-    return write(() -> out.value(value));
+    item();
+    quoted(value);
+    return this;
   }
 
   Json number(String name, long value) {
-    return write(() -> out.name(name).value(value));
+    name(name);
+    raw(Long.toString(value));
+    return this;
   }
 
   Json bool(String name, boolean value) {
-    return write(() -> out.name(name).value(value));
+    name(name);
+    raw(value ? "true" : "false");
+    return this;
   }
 
   Json nullValue(String name) {
-    return write(() -> out.name(name).nullValue());
+    name(name);
+    raw("null");
+    return this;
   }
 
   /** {@code "name": 0.375, "nameExact": "3/8"}: the decimal to 12 significant digits, and the exact value. */
   Json fraction(String name, Fraction value) {
-    return write(() -> out.name(name).jsonValue(decimal(value)).name(name + "Exact").value(value.toString()));
+    name(name);
+    raw(decimal(value));
+    name(name + "Exact");
+    quoted(value.toString());
+    return this;
   }
 
   static String decimal(Fraction f) {
@@ -158,82 +261,123 @@ final class Json {
     return text.toString();
   }
 
-  /**
-   * Gson writes each token as its own call: gathered here without locks, and handed on in large
-   * pieces (a PrintWriter and its BufferedWriter lock on every call).
-   */
-  private static final class Buffer extends Writer {
-    private final Writer target;
-    private final char[] chars = new char[1 << 16];
-    private int size;
-
-    Buffer(Writer target) {
-      this.target = target;
+  /** Before a member's name or an element: the comma after the one before, a new line, the indent. */
+  private void item() {
+    if (depth == 0) {
+      return; // the document's one value
     }
-
-    @Override
-    public void write(int c) throws IOException {
-      if (size == chars.length) {
-        drain();
-      }
-      chars[size++] = (char) c;
+    room(2 + 2 * depth);
+    if (nonEmpty[depth]) {
+      chars[size++] = ',';
     }
-
-    @Override
-    public void write(String s, int off, int len) throws IOException {
-      if (len > chars.length - size) {
-        drain();
-        if (len > chars.length) {
-          target.write(s, off, len);
-          return;
-        }
-      }
-      s.getChars(off, off + len, chars, size);
-      size += len;
-    }
-
-    @Override
-    public void write(char[] c, int off, int len) throws IOException {
-      if (len > chars.length - size) {
-        drain();
-        if (len > chars.length) {
-          target.write(c, off, len);
-          return;
-        }
-      }
-      System.arraycopy(c, off, chars, size, len);
-      size += len;
-    }
-
-    void drain() throws IOException {
-      if (size > 0) {
-        target.write(chars, 0, size);
-        size = 0;
-      }
-    }
-
-    @Override
-    public void flush() throws IOException {
-      drain();
-      target.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      drain();
-    }
+    nonEmpty[depth] = true;
+    newline(depth);
   }
 
-  private interface Step {
-    void run() throws IOException;
+  private void name(String name) {
+    item();
+    quoted(name);
+    room(2);
+    chars[size++] = ':';
+    chars[size++] = ' ';
   }
 
-  private Json write(Step step) {
-    try {
-      step.run();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a StringWriter or PrintWriter does not throw
+  private Json open(char bracket) {
+    room(1);
+    chars[size++] = bracket;
+    depth++;
+    if (depth == nonEmpty.length) {
+      nonEmpty = Arrays.copyOf(nonEmpty, depth * 2);
     }
+    nonEmpty[depth] = false;
     return this;
+  }
+
+  private Json close(char bracket) {
+    boolean any = nonEmpty[depth];
+    depth--;
+    room(2 + 2 * depth);
+    if (any) {
+      newline(depth);
+    }
+    chars[size++] = bracket;
+    return this;
+  }
+
+  /** A new line and the indent of {@code level}; {@link #room} made space for it. */
+  private void newline(int level) {
+    chars[size++] = '\n';
+    int spaces = 2 * level;
+    while (spaces > 0) {
+      int n = Math.min(spaces, SPACES.length);
+      System.arraycopy(SPACES, 0, chars, size, n);
+      size += n;
+      spaces -= n;
+    }
+  }
+
+  private void raw(String value) {
+    room(value.length());
+    value.getChars(0, value.length(), chars, size);
+    size += value.length();
+  }
+
+  /** A string in quotes, with Gson's escapes: {@code " \\ } and control characters, U+2028 and U+2029. */
+  private void quoted(String value) {
+    int length = value.length();
+    room(length + 2);
+    chars[size++] = '"';
+    int from = 0;
+    for (int i = 0; i < length; i++) {
+      char c = value.charAt(i);
+      String escape;
+      if (c < 128) {
+        escape = ESCAPES[c];
+        if (escape == null) {
+          continue;
+        }
+      } else if (c == '\u2028') {
+        escape = "\\u2028";
+      } else if (c == '\u2029') {
+        escape = "\\u2029";
+      } else {
+        continue;
+      }
+      append(value, from, i);
+      append(escape, 0, escape.length());
+      from = i + 1;
+    }
+    append(value, from, length);
+    room(1);
+    chars[size++] = '"';
+  }
+
+  private void append(String s, int from, int to) {
+    room(to - from);
+    s.getChars(from, to, chars, size);
+    size += to - from;
+  }
+
+  /**
+   * Space for {@code n} more chars: what is buffered goes to the writer first (a fragment keeps it),
+   * or the buffer grows.
+   */
+  private void room(int n) {
+    if (size + n <= chars.length) {
+      return;
+    }
+    if (text != null) {
+      flush();
+    }
+    if (size + n > chars.length) {
+      chars = Arrays.copyOf(chars, Math.max(size + n, chars.length * 2));
+    }
+  }
+
+  private void drain() throws IOException {
+    if (size > 0 && text != null) {
+      text.write(chars, 0, size);
+      size = 0;
+    }
   }
 }

@@ -24,6 +24,7 @@ public final class Main {
 
   /** Runs one command line, writing to {@code out} and {@code err}; returns the exit code. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    Preload.start();
     CommandLine cli = new CommandLine(new JxdsCommand());
     cli.setOut(out);
     cli.setErr(err);

@@ -3,10 +3,12 @@ package io.jxds.toolkit.internal.cli;
 import io.jxds.api.model.LbPolicy;
 import io.jxds.api.model.UpstreamTlsSettings;
 import io.jxds.toolkit.Fraction;
-import java.util.Locale;
 
 /** How the CLI names policies, TLS settings and shares, in tables and JSON alike. */
 final class Texts {
+  /** {@code 37.500%}: a share in percent. */
+  static final FormatCache PERCENT = new FormatCache("%.3f%%");
+
   private Texts() {}
 
   /** The policy as envoy names it, with its settings. */
@@ -39,6 +41,6 @@ final class Texts {
 
   /** {@code 37.500% (3/8)}. */
   static String share(Fraction f) {
-    return String.format(Locale.ROOT, "%.3f%%", f.toDouble() * 100) + " (" + f + ")";
+    return PERCENT.format(f.toDouble() * 100) + " (" + f + ")";
   }
 }

@@ -29,14 +29,22 @@ public final class PlanDiffer {
     for (ClusterPlan c : before.clusters()) {
       old.put(c.name(), c);
     }
-    for (ClusterPlan now : after.clusters()) {
-      ClusterPlan was = old.remove(now.name());
+    // A plan names each cluster once; each cluster's changes depend on its two plans alone: compared
+    // in parallel, listed in order.
+    List<List<Change>> perCluster = after.clusters().parallelStream().map(now -> {
+      List<Change> mine = new ArrayList<>();
+      ClusterPlan was = old.get(now.name());
       if (was == null) {
-        changes.add(new Change(Change.Kind.CLUSTER_ADDED, now.name(), "", "absent", now.state().name(),
+        mine.add(new Change(Change.Kind.CLUSTER_ADDED, now.name(), "", "absent", now.state().name(),
             Optional.empty()));
       } else {
-        cluster(was, now, changes);
+        cluster(was, now, mine);
       }
+      return mine;
+    }).toList();
+    perCluster.forEach(changes::addAll);
+    for (ClusterPlan now : after.clusters()) {
+      old.remove(now.name());
     }
     for (ClusterPlan gone : old.values()) {
       changes.add(new Change(Change.Kind.CLUSTER_REMOVED, gone.name(), "", gone.state().name(), "absent",

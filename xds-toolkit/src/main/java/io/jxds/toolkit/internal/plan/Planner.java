@@ -25,28 +25,29 @@ public final class Planner {
 
   /** The plan of every cluster, in the snapshot's order. */
   public static TrafficPlan plan(Checker.Checked checked) {
-    List<ClusterPlan> plans = new ArrayList<>();
-    for (ResourceVerdict v : checked.clusterVerdicts().values()) {
-      ClusterUpdate cluster = checked.clusters().get(v.name());
-      if (cluster == null) {
-        plans.add(failed(v.name(), ClusterPlan.State.CLUSTER_NACKED, "cluster " + v.name() + " would be NACKED: "
-            + v.nack().orElse(""), "", Optional.empty()));
-        continue;
-      }
-      String eds = cluster.edsServiceName();
-      EndpointsUpdate endpoints = checked.endpoints().get(eds);
-      ResourceVerdict edsVerdict = checked.endpointVerdicts().get(eds);
-      if (endpoints != null) {
-        plans.add(plan(cluster, endpoints));
-      } else if (edsVerdict != null) {
-        plans.add(failed(v.name(), ClusterPlan.State.ENDPOINTS_NACKED, "cluster " + v.name() + ": endpoints " + eds
-            + " would be NACKED: " + edsVerdict.nack().orElse(""), eds, Optional.of(cluster)));
-      } else {
-        plans.add(failed(v.name(), ClusterPlan.State.ENDPOINTS_MISSING, "cluster " + v.name() + ": endpoints " + eds
-            + " are not in the snapshot: RPCs wait for them, then fail as not existing", eds, Optional.of(cluster)));
-      }
-    }
+    // Each cluster's plan is a pure function of its cluster and endpoints: planned in parallel, kept in order.
+    List<ClusterPlan> plans = new ArrayList<>(checked.clusterVerdicts().values()).parallelStream()
+        .map(v -> plan(checked, v)).toList();
     return new TrafficPlan(checked.report(), RoutePlanner.plan(checked), plans);
+  }
+
+  private static ClusterPlan plan(Checker.Checked checked, ResourceVerdict v) {
+    ClusterUpdate cluster = checked.clusters().get(v.name());
+    if (cluster == null) {
+      return failed(v.name(), ClusterPlan.State.CLUSTER_NACKED, "cluster " + v.name() + " would be NACKED: "
+          + v.nack().orElse(""), "", Optional.empty());
+    }
+    String eds = cluster.edsServiceName();
+    EndpointsUpdate endpoints = checked.endpoints().get(eds);
+    ResourceVerdict edsVerdict = checked.endpointVerdicts().get(eds);
+    if (endpoints != null) {
+      return plan(cluster, endpoints);
+    } else if (edsVerdict != null) {
+      return failed(v.name(), ClusterPlan.State.ENDPOINTS_NACKED, "cluster " + v.name() + ": endpoints " + eds
+          + " would be NACKED: " + edsVerdict.nack().orElse(""), eds, Optional.of(cluster));
+    }
+    return failed(v.name(), ClusterPlan.State.ENDPOINTS_MISSING, "cluster " + v.name() + ": endpoints " + eds
+        + " are not in the snapshot: RPCs wait for them, then fail as not existing", eds, Optional.of(cluster));
   }
 
   /** A cluster with its assignment. */

@@ -127,8 +127,11 @@ final class PriorityPlanner {
         endpointWeights[j] = usable.get(j).weight();
       }
       List<Fraction> inLocality = cycleShares(endpointWeights);
+      Fraction localityShare = localityShares.get(i);
+      // Endpoints of one weight share one Fraction: a plan of 100 000 endpoints holds a few hundred.
+      Map<Fraction, Fraction> products = new IdentityHashMap<>();
       for (int j = 0; j < usable.size(); j++) {
-        shares.put(usable.get(j).address(), localityShares.get(i).times(inLocality.get(j)));
+        shares.put(usable.get(j).address(), products.computeIfAbsent(inLocality.get(j), localityShare::times));
       }
     }
     return shares;
@@ -142,8 +145,10 @@ final class PriorityPlanner {
       total += s;
     }
     List<Fraction> shares = new ArrayList<>(slots.length);
+    Map<Integer, Fraction> bySlots = new HashMap<>(); // entries of equal slots share one Fraction
+    long cycle = total;
     for (int s : slots) {
-      shares.add(Fraction.of(s, total));
+      shares.add(bySlots.computeIfAbsent(s, k -> Fraction.of(k, cycle)));
     }
     return shares;
   }

@@ -4,11 +4,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A strict JSON parser (RFC 8259) that keeps each value's span and line, for error messages that
  * name the line. JsonFormat, which turns a resource's text into its proto, reports no position;
  * this parser finds the resources and their lines first.
+ *
+ * <p>{@link #parse} checks the whole document but builds nodes only near its root (where documents
+ * hold their resources): an object or array deeper than {@link #EAGER_DEPTH} is a lazy node, read
+ * from its span when asked ({@link JsonNode#members}); {@link #parseWhole} reads one value whole (a
+ * resource, handed to the proto reader and dropped). A large document is then never held as one
+ * tree of millions of nodes, which the collector would copy again and again.
  */
 public final class JsonText {
   /** Malformed JSON, at a line and column. */
@@ -27,17 +34,24 @@ public final class JsonText {
   }
 
   private static final int MAX_DEPTH = 512;
+  /**
+   * Objects and arrays at this depth or deeper are lazy after {@link #parse}: a DiscoveryResponse in
+   * an array holds its resources at depth 3, and each resource's own members are built.
+   */
+  static final int EAGER_DEPTH = 4;
 
   private final String text;
-  private final List<JsonNode> typeValues;
+  private final @Nullable List<JsonNode> typeValues;
+  private final int lazyDepth;
   private final String[] keys = new String[256];
   private int pos;
   private int line = 1;
   private int lineStart;
 
-  private JsonText(String text, List<JsonNode> typeValues) {
+  private JsonText(String text, @Nullable List<JsonNode> typeValues, int lazyDepth) {
     this.text = text;
     this.typeValues = typeValues;
+    this.lazyDepth = lazyDepth;
   }
 
   /** Parses one JSON document. */
@@ -47,10 +61,11 @@ public final class JsonText {
 
   /**
    * Parses one JSON document, adding to {@code typeValues} every string value of a member named
-   * {@code "@type"} (proto3 JSON's {@code Any} type URLs), so that nobody walks the tree for them.
+   * {@code "@type"} (proto3 JSON's {@code Any} type URLs, lazy parts included), so that nobody walks
+   * the tree for them.
    */
   public static JsonNode parse(String text, List<JsonNode> typeValues) throws SyntaxError {
-    JsonText p = new JsonText(text, typeValues);
+    JsonText p = new JsonText(text, typeValues, EAGER_DEPTH);
     if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
       p.pos = 1; // a byte order mark
     }
@@ -58,7 +73,7 @@ public final class JsonText {
     if (p.pos >= text.length()) {
       throw p.error("empty document");
     }
-    JsonNode root = p.value(0);
+    JsonNode root = p.value(0, true);
     p.skipSpace();
     if (p.pos < text.length()) {
       throw p.error("unexpected " + p.describe() + " after the document");
@@ -66,7 +81,36 @@ public final class JsonText {
     return root;
   }
 
-  private JsonNode value(int depth) throws SyntaxError {
+  /** A value of a document {@link #parse} read, built whole (no lazy node in it). */
+  public static JsonNode parseWhole(String text, JsonNode value) {
+    return reparse(text, value, Integer.MAX_VALUE);
+  }
+
+  /** A lazy node's members (a Map) or elements (a List), each object or array among them lazy. */
+  static Object children(@Nullable String text, JsonNode node) {
+    if (text == null) {
+      throw new IllegalStateException("not a lazy node: " + node);
+    }
+    JsonNode built = reparse(text, node, 1);
+    return built.kind() == JsonNode.Kind.OBJECT ? built.members() : built.elements();
+  }
+
+  private static JsonNode reparse(String text, JsonNode value, int lazyDepth) {
+    JsonText p = new JsonText(text, null, lazyDepth);
+    p.pos = value.start();
+    p.line = value.line();
+    try {
+      return p.value(0, true);
+    } catch (SyntaxError e) {
+      throw new IllegalStateException("a span parse checked before failed", e);
+    }
+  }
+
+  /**
+   * One value at {@code pos}; when {@code build} is false it is only checked (and null returned), and
+   * an object or array at {@link #lazyDepth} or deeper is checked and returned as a lazy node.
+   */
+  private @Nullable JsonNode value(int depth, boolean build) throws SyntaxError {
     if (depth > MAX_DEPTH) {
       throw error("nested deeper than " + MAX_DEPTH);
     }
@@ -75,61 +119,70 @@ public final class JsonText {
     int startLine = line;
     switch (c) {
       case '{':
-        return object(start, startLine, depth);
       case '[':
-        return array(start, startLine, depth);
+        boolean whole = build && depth < lazyDepth;
+        Object children = c == '{' ? object(depth, whole) : array(depth, whole);
+        if (!build) {
+          return null;
+        }
+        return new JsonNode(c == '{' ? JsonNode.Kind.OBJECT : JsonNode.Kind.ARRAY, start, pos, startLine, children,
+            null, whole ? null : text);
       case '"':
-        String s = string();
-        return new JsonNode(JsonNode.Kind.STRING, start, pos, startLine, Map.of(), List.of(), s);
+        String s = string(build);
+        return build ? new JsonNode(JsonNode.Kind.STRING, start, pos, startLine, null, s, null) : null;
       case 't':
-        return literal("true", start, startLine);
+        return literal("true", start, startLine, build);
       case 'f':
-        return literal("false", start, startLine);
+        return literal("false", start, startLine, build);
       case 'n':
-        return literal("null", start, startLine);
+        return literal("null", start, startLine, build);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) {
           number();
-          return new JsonNode(JsonNode.Kind.NUMBER, start, pos, startLine, Map.of(), List.of(), null);
+          return build ? new JsonNode(JsonNode.Kind.NUMBER, start, pos, startLine, null, null, null) : null;
         }
         throw error("unexpected " + describe());
     }
   }
 
-  private JsonNode object(int start, int startLine, int depth) throws SyntaxError {
+  /** An object's members, or null when not {@code build}ing (an {@code "@type"} string is kept anyway). */
+  private @Nullable Map<String, JsonNode> object(int depth, boolean build) throws SyntaxError {
     pos++;
-    Members small = new Members();
+    Members small = build ? new Members() : null;
     Map<String, JsonNode> members = small;
     skipSpace();
     if (peek() == '}') {
       pos++;
-      return new JsonNode(JsonNode.Kind.OBJECT, start, pos, startLine, members, List.of(), null);
+      return members;
     }
     while (true) {
       skipSpace();
       if (peek() != '"') {
         throw error("expected a member name in quotes, got " + describe());
       }
-      String name = key();
+      String name = build ? key() : null;
+      boolean type = build ? typeValues != null && name.equals("@type") : skippedKeyIsType() && typeValues != null;
       skipSpace();
       expect(':');
       skipSpace();
       requireMore();
-      JsonNode value = value(depth + 1);
-      if (members != small) {
+      JsonNode value = value(depth + 1, build || type);
+      if (type && value.kind() == JsonNode.Kind.STRING) {
+        typeValues.add(value);
+      }
+      if (!build) {
+        // checked only
+      } else if (members != small) {
         members.put(name, value);
       } else if (!small.add(name, value)) {
         members = new LinkedHashMap<>(small);
         members.put(name, value);
       }
-      if (value.kind() == JsonNode.Kind.STRING && name.equals("@type")) {
-        typeValues.add(value);
-      }
       skipSpace();
       char c = peek();
       pos++;
       if (c == '}') {
-        return new JsonNode(JsonNode.Kind.OBJECT, start, pos, startLine, members, List.of(), null);
+        return members;
       }
       if (c != ',') {
         pos--;
@@ -138,23 +191,27 @@ public final class JsonText {
     }
   }
 
-  private JsonNode array(int start, int startLine, int depth) throws SyntaxError {
+  /** An array's elements, or null when not {@code build}ing. */
+  private @Nullable List<JsonNode> array(int depth, boolean build) throws SyntaxError {
     pos++;
-    List<JsonNode> elements = new ArrayList<>();
+    List<JsonNode> elements = build ? new ArrayList<>() : null;
     skipSpace();
     if (peek() == ']') {
       pos++;
-      return new JsonNode(JsonNode.Kind.ARRAY, start, pos, startLine, Map.of(), elements, null);
+      return elements;
     }
     while (true) {
       skipSpace();
       requireMore();
-      elements.add(value(depth + 1));
+      JsonNode element = value(depth + 1, build);
+      if (build) {
+        elements.add(element);
+      }
       skipSpace();
       char c = peek();
       pos++;
       if (c == ']') {
-        return new JsonNode(JsonNode.Kind.ARRAY, start, pos, startLine, Map.of(), elements, null);
+        return elements;
       }
       if (c != ',') {
         pos--;
@@ -177,13 +234,13 @@ public final class JsonText {
         break;
       }
       if (c == '\\' || c < 0x20) {
-        return string();
+        return string(true);
       }
       hash = 31 * hash + c;
       i++;
     }
     if (i >= text.length()) {
-      return string(); // unterminated: string() says so
+      return string(true); // unterminated: string() says so
     }
     int length = i - from;
     int slot = (hash ^ (hash >>> 16)) & (keys.length - 1);
@@ -196,7 +253,25 @@ public final class JsonText {
     return known;
   }
 
-  private String string() throws SyntaxError {
+  /** Checks a member name without making it; whether it is {@code "@type"}. */
+  private boolean skippedKeyIsType() throws SyntaxError {
+    int from = pos + 1;
+    for (int i = from; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        pos = i + 1;
+        return i - from == 5 && text.startsWith("@type", from);
+      }
+      if (c == '\\' || c < 0x20) {
+        return "@type".equals(string(true)); // escapes: read as any string
+      }
+    }
+    string(true); // unterminated: string() says so
+    return false;
+  }
+
+  /** A string's value, or null when not {@code build}ing (it is checked all the same). */
+  private @Nullable String string(boolean build) throws SyntaxError {
     pos++; // the opening quote
     StringBuilder out = null;
     int from = pos;
@@ -206,7 +281,7 @@ public final class JsonText {
       }
       char c = text.charAt(pos);
       if (c == '"') {
-        String s = out == null ? text.substring(from, pos) : out.append(text, from, pos).toString();
+        String s = !build ? null : out == null ? text.substring(from, pos) : out.append(text, from, pos).toString();
         pos++;
         return s;
       }
@@ -291,12 +366,12 @@ public final class JsonText {
     return c >= '0' && c <= '9';
   }
 
-  private JsonNode literal(String word, int start, int startLine) throws SyntaxError {
+  private @Nullable JsonNode literal(String word, int start, int startLine, boolean build) throws SyntaxError {
     if (!text.startsWith(word, pos)) {
       throw error("unexpected " + describe());
     }
     pos += word.length();
-    return new JsonNode(JsonNode.Kind.LITERAL, start, pos, startLine, Map.of(), List.of(), null);
+    return build ? new JsonNode(JsonNode.Kind.LITERAL, start, pos, startLine, null, null, null) : null;
   }
 
   private void skipSpace() {
