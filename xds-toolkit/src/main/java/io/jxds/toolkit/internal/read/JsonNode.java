@@ -29,12 +29,12 @@ public final class JsonNode {
   private final int line;
   private final @Nullable String string;
   /** The document's text while the children are still to read, else null. */
-  private final @Nullable String lazyText;
+  private final char @Nullable [] lazyText;
   /** An object's members (a Map) or an array's elements (a List), once read. */
   private volatile @Nullable Object children;
 
   JsonNode(Kind kind, int start, int end, int line, @Nullable Object children, @Nullable String string,
-      @Nullable String lazyText) {
+      char @Nullable [] lazyText) {
     this.kind = kind;
     this.start = start;
     this.end = end;

@@ -40,7 +40,9 @@ public final class JsonText {
    */
   static final int EAGER_DEPTH = 4;
 
-  private final String text;
+  /** The document's characters: indexing an array is much cheaper than {@code String.charAt} for the C1 code a run uses. */
+  private final char[] text;
+  private final int length;
   private final @Nullable List<JsonNode> typeValues;
   private final int lazyDepth;
   private final String[] keys = new String[256];
@@ -48,8 +50,9 @@ public final class JsonText {
   private int line = 1;
   private int lineStart;
 
-  private JsonText(String text, @Nullable List<JsonNode> typeValues, int lazyDepth) {
+  private JsonText(char[] text, @Nullable List<JsonNode> typeValues, int lazyDepth) {
     this.text = text;
+    this.length = text.length;
     this.typeValues = typeValues;
     this.lazyDepth = lazyDepth;
   }
@@ -65,17 +68,22 @@ public final class JsonText {
    * the tree for them.
    */
   public static JsonNode parse(String text, List<JsonNode> typeValues) throws SyntaxError {
+    return parse(text.toCharArray(), typeValues);
+  }
+
+  /** {@link #parse(String, List)} of a text's characters (kept by the lazy nodes: do not change them). */
+  public static JsonNode parse(char[] text, List<JsonNode> typeValues) throws SyntaxError {
     JsonText p = new JsonText(text, typeValues, EAGER_DEPTH);
-    if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
+    if (text.length > 0 && text[0] == '\uFEFF') {
       p.pos = 1; // a byte order mark
     }
     p.skipSpace();
-    if (p.pos >= text.length()) {
+    if (p.pos >= text.length) {
       throw p.error("empty document");
     }
     JsonNode root = p.value(0, true);
     p.skipSpace();
-    if (p.pos < text.length()) {
+    if (p.pos < text.length) {
       throw p.error("unexpected " + p.describe() + " after the document");
     }
     return root;
@@ -83,11 +91,16 @@ public final class JsonText {
 
   /** A value of a document {@link #parse} read, built whole (no lazy node in it). */
   public static JsonNode parseWhole(String text, JsonNode value) {
+    return parseWhole(text.toCharArray(), value);
+  }
+
+  /** {@link #parseWhole(String, JsonNode)} of the characters {@link #parse(char[], List)} read. */
+  public static JsonNode parseWhole(char[] text, JsonNode value) {
     return reparse(text, value, Integer.MAX_VALUE);
   }
 
   /** A lazy node's members (a Map) or elements (a List), each object or array among them lazy. */
-  static Object children(@Nullable String text, JsonNode node) {
+  static Object children(char @Nullable [] text, JsonNode node) {
     if (text == null) {
       throw new IllegalStateException("not a lazy node: " + node);
     }
@@ -95,7 +108,7 @@ public final class JsonText {
     return built.kind() == JsonNode.Kind.OBJECT ? built.members() : built.elements();
   }
 
-  private static JsonNode reparse(String text, JsonNode value, int lazyDepth) {
+  private static JsonNode reparse(char[] text, JsonNode value, int lazyDepth) {
     JsonText p = new JsonText(text, null, lazyDepth);
     p.pos = value.start();
     p.line = value.line();
@@ -114,7 +127,7 @@ public final class JsonText {
     if (depth > MAX_DEPTH) {
       throw error("nested deeper than " + MAX_DEPTH);
     }
-    char c = text.charAt(pos);
+    char c = text[pos];
     int start = pos;
     int startLine = line;
     switch (c) {
@@ -228,8 +241,8 @@ public final class JsonText {
     int from = pos + 1;
     int hash = 0;
     int i = from;
-    while (i < text.length()) {
-      char c = text.charAt(i);
+    while (i < length) {
+      char c = text[i];
       if (c == '"') {
         break;
       }
@@ -239,14 +252,13 @@ public final class JsonText {
       hash = 31 * hash + c;
       i++;
     }
-    if (i >= text.length()) {
+    if (i >= length) {
       return string(true); // unterminated: string() says so
     }
-    int length = i - from;
     int slot = (hash ^ (hash >>> 16)) & (keys.length - 1);
     String known = keys[slot];
-    if (known == null || known.length() != length || !text.regionMatches(from, known, 0, length)) {
-      known = text.substring(from, i);
+    if (known == null || !matches(known, from, i - from)) {
+      known = new String(text, from, i - from);
       keys[slot] = known;
     }
     pos = i + 1;
@@ -256,11 +268,12 @@ public final class JsonText {
   /** Checks a member name without making it; whether it is {@code "@type"}. */
   private boolean skippedKeyIsType() throws SyntaxError {
     int from = pos + 1;
-    for (int i = from; i < text.length(); i++) {
-      char c = text.charAt(i);
+    for (int i = from; i < length; i++) {
+      char c = text[i];
       if (c == '"') {
         pos = i + 1;
-        return i - from == 5 && text.startsWith("@type", from);
+        return i - from == 5 && text[from] == '@' && text[from + 1] == 't' && text[from + 2] == 'y'
+            && text[from + 3] == 'p' && text[from + 4] == 'e';
       }
       if (c == '\\' || c < 0x20) {
         return "@type".equals(string(true)); // escapes: read as any string
@@ -276,12 +289,13 @@ public final class JsonText {
     StringBuilder out = null;
     int from = pos;
     while (true) {
-      if (pos >= text.length()) {
+      if (pos >= length) {
         throw error("unterminated string");
       }
-      char c = text.charAt(pos);
+      char c = text[pos];
       if (c == '"') {
-        String s = !build ? null : out == null ? text.substring(from, pos) : out.append(text, from, pos).toString();
+        String s = !build ? null : out == null ? new String(text, from, pos - from)
+            : out.append(text, from, pos - from).toString();
         pos++;
         return s;
       }
@@ -292,10 +306,10 @@ public final class JsonText {
         if (out == null) {
           out = new StringBuilder();
         }
-        out.append(text, from, pos);
+        out.append(text, from, pos - from);
         pos++;
         requireMore();
-        char e = text.charAt(pos++);
+        char e = text[pos++];
         switch (e) {
           case '"', '\\', '/' -> out.append(e);
           case 'b' -> out.append('\b');
@@ -304,11 +318,11 @@ public final class JsonText {
           case 'r' -> out.append('\r');
           case 't' -> out.append('\t');
           case 'u' -> {
-            if (pos + 4 > text.length()) {
+            if (pos + 4 > length) {
               throw error("short \\u escape");
             }
             try {
-              out.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
+              out.append((char) Integer.parseInt(new String(text, pos, 4), 16));
             } catch (NumberFormatException ex) {
               throw error("bad \\u escape");
             }
@@ -356,6 +370,19 @@ public final class JsonText {
     }
   }
 
+  /** Whether the {@code count} characters at {@code from} are {@code s}. */
+  private boolean matches(String s, int from, int count) {
+    if (s.length() != count || from + count > length) {
+      return false;
+    }
+    for (int i = 0; i < count; i++) {
+      if (text[from + i] != s.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private void digits() {
     while (isDigit(peek())) {
       pos++;
@@ -367,7 +394,7 @@ public final class JsonText {
   }
 
   private @Nullable JsonNode literal(String word, int start, int startLine, boolean build) throws SyntaxError {
-    if (!text.startsWith(word, pos)) {
+    if (!matches(word, pos, word.length())) {
       throw error("unexpected " + describe());
     }
     pos += word.length();
@@ -375,8 +402,8 @@ public final class JsonText {
   }
 
   private void skipSpace() {
-    while (pos < text.length()) {
-      char c = text.charAt(pos);
+    while (pos < length) {
+      char c = text[pos];
       if (c == '\n') {
         line++;
         lineStart = pos + 1;
@@ -388,11 +415,11 @@ public final class JsonText {
   }
 
   private char peek() {
-    return pos < text.length() ? text.charAt(pos) : '\0';
+    return pos < length ? text[pos] : '\0';
   }
 
   private void requireMore() throws SyntaxError {
-    if (pos >= text.length()) {
+    if (pos >= length) {
       throw error("unexpected end of the document");
     }
   }
@@ -405,10 +432,10 @@ public final class JsonText {
   }
 
   private String describe() {
-    if (pos >= text.length()) {
+    if (pos >= length) {
       return "the end of the document";
     }
-    char c = text.charAt(pos);
+    char c = text[pos];
     return c < 0x20 ? String.format("character 0x%02x", (int) c) : "'" + c + "'";
   }
 

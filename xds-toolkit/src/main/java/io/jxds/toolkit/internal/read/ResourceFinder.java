@@ -30,6 +30,7 @@ public final class ResourceFinder {
   private static final String WRAPPER = "envoy.service.discovery.v3.Resource";
 
   private final String text;
+  private final char[] chars;
   private final String source;
   private final List<XdsResource> resources = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
@@ -38,8 +39,9 @@ public final class ResourceFinder {
   private JsonFormat.Parser strict;
   private JsonFormat.Parser lenient;
 
-  private ResourceFinder(String text, String source) {
+  private ResourceFinder(String text, char[] chars, String source) {
     this.text = text;
+    this.chars = chars;
     this.source = source;
     this.fast = new FastProtoReader(text);
   }
@@ -54,12 +56,13 @@ public final class ResourceFinder {
   public static Found find(String text, String source) throws BadInputException {
     JsonNode root;
     List<JsonNode> types = new ArrayList<>();
+    char[] chars = text.toCharArray();
     try {
-      root = JsonText.parse(text, types);
+      root = JsonText.parse(chars, types);
     } catch (JsonText.SyntaxError e) {
       throw new BadInputException(source + ":" + e.line() + ": not JSON: " + e.getMessage());
     }
-    ResourceFinder finder = new ResourceFinder(text, source);
+    ResourceFinder finder = new ResourceFinder(text, chars, source);
     finder.typeRegistry(types);
     finder.document(root);
     finder.readPending();
@@ -293,7 +296,7 @@ public final class ResourceFinder {
       try {
         // The resource whole, read and dropped here: the document's tree keeps only its top.
         return Any.newBuilder().setTypeUrl(p.node().stringMember("@type"))
-            .setValue(fast.readAnyBytes(JsonText.parseWhole(text, p.node()))).build();
+            .setValue(fast.readAnyBytes(JsonText.parseWhole(chars, p.node()))).build();
       } catch (FastProtoReader.Unsupported e) {
         return null; // JsonFormat reads it below: the same proto, and JsonFormat's messages
       }
