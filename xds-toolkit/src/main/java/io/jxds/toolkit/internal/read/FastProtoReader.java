@@ -420,8 +420,9 @@ final class FastProtoReader {
     return FIELDS.computeIfAbsent(d, k -> {
       Map<String, FieldDescriptor> m = new HashMap<>();
       for (FieldDescriptor f : k.getFields()) {
-        m.put(f.getName(), f);
-        m.put(f.getJsonName(), f);
+        // Interned, as JsonText's member names are (a lookup compares the same instance).
+        m.put(f.getName().intern(), f);
+        m.put(f.getJsonName().intern(), f);
       }
       return m;
     });

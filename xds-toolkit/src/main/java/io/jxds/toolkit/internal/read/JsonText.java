@@ -40,12 +40,20 @@ public final class JsonText {
    */
   static final int EAGER_DEPTH = 4;
 
-  /** The document's characters: indexing an array is much cheaper than {@code String.charAt} for the C1 code a run uses. */
+  private static final char[] TRUE = "true".toCharArray();
+  private static final char[] FALSE = "false".toCharArray();
+  private static final char[] NULL = "null".toCharArray();
+  /**
+   * The document's characters: the C1 code a run of {@code ./jxds} uses indexes an array much more
+   * cheaply than it calls {@code String.charAt}.
+   */
   private final char[] text;
   private final int length;
   private final @Nullable List<JsonNode> typeValues;
   private final int lazyDepth;
   private final String[] keys = new String[256];
+  /** Each of {@link #keys} as characters, compared with the text without {@code String.charAt}. */
+  private final char[][] keyChars = new char[256][];
   private int pos;
   private int line = 1;
   private int lineStart;
@@ -144,11 +152,11 @@ public final class JsonText {
         String s = string(build);
         return build ? new JsonNode(JsonNode.Kind.STRING, start, pos, startLine, null, s, null) : null;
       case 't':
-        return literal("true", start, startLine, build);
+        return literal(TRUE, start, startLine, build);
       case 'f':
-        return literal("false", start, startLine, build);
+        return literal(FALSE, start, startLine, build);
       case 'n':
-        return literal("null", start, startLine, build);
+        return literal(NULL, start, startLine, build);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) {
           number();
@@ -257,9 +265,12 @@ public final class JsonText {
     }
     int slot = (hash ^ (hash >>> 16)) & (keys.length - 1);
     String known = keys[slot];
-    if (known == null || !matches(known, from, i - from)) {
-      known = new String(text, from, i - from);
+    if (known == null || !matches(keyChars[slot], from, i - from)) {
+      // Interned, as the proto readers' field names are: a lookup of a member name then finds the
+      // same instance and String.equals returns at once instead of comparing the characters.
+      known = new String(text, from, i - from).intern();
       keys[slot] = known;
+      keyChars[slot] = known.toCharArray();
     }
     pos = i + 1;
     return known;
@@ -371,12 +382,12 @@ public final class JsonText {
   }
 
   /** Whether the {@code count} characters at {@code from} are {@code s}. */
-  private boolean matches(String s, int from, int count) {
-    if (s.length() != count || from + count > length) {
+  private boolean matches(char[] s, int from, int count) {
+    if (s.length != count || from + count > length) {
       return false;
     }
     for (int i = 0; i < count; i++) {
-      if (text[from + i] != s.charAt(i)) {
+      if (text[from + i] != s[i]) {
         return false;
       }
     }
@@ -393,11 +404,11 @@ public final class JsonText {
     return c >= '0' && c <= '9';
   }
 
-  private @Nullable JsonNode literal(String word, int start, int startLine, boolean build) throws SyntaxError {
-    if (!matches(word, pos, word.length())) {
+  private @Nullable JsonNode literal(char[] word, int start, int startLine, boolean build) throws SyntaxError {
+    if (!matches(word, pos, word.length)) {
       throw error("unexpected " + describe());
     }
-    pos += word.length();
+    pos += word.length;
     return build ? new JsonNode(JsonNode.Kind.LITERAL, start, pos, startLine, null, null, null) : null;
   }
 
