@@ -238,6 +238,43 @@ class SharedStreamFederationTest {
   }
 
   @Test
+  void eachServerReportsItsOwnConnectionAndResourceUpdates() throws Exception {
+    // gRFC A78: grpc.xds_client.connected is one gauge per server the client talks to, and
+    // resource_updates_valid is labelled with the server that sent the resources.
+    InMemoryMetrics metrics = new InMemoryMetrics();
+    s1.setClusters(XdsResources.cluster(A).build());
+    s2.setClusters(XdsResources.cluster(B).build());
+    s1.start();
+    s2.start();
+    String json = """
+        {
+          "xds_servers": [S1],
+          "node": {"id": "federated"},
+          "authorities": {"a.example": {}, "b.example": {"xds_servers": [S2]}}
+        }
+        """.replace("S1", server(s1)).replace("S2", server(s2));
+    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"))
+        .openTelemetry(metrics.openTelemetry())
+        .build();
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("both served", () -> a.updates().size() == 1 && b.updates().size() == 1);
+
+    AttributeKey<String> target = AttributeKey.stringKey("grpc.target");
+    AttributeKey<String> server = AttributeKey.stringKey("grpc.xds.server");
+    AttributeKey<String> type = AttributeKey.stringKey("grpc.xds.resource_type");
+    Attributes fromS1 = Attributes.of(target, "*", server, s1.serverUri(), type, CDS);
+    Attributes fromS2 = Attributes.of(target, "*", server, s2.serverUri(), type, CDS);
+    await("both servers connected", () ->
+        metrics.value("grpc.xds_client.connected", Attributes.of(target, "*", server, s2.serverUri())) == 1
+        && metrics.value("grpc.xds_client.connected", Attributes.of(target, "*", server, s1.serverUri())) == 1);
+    assertThat(metrics.value("grpc.xds_client.resource_updates_valid", fromS2)).as("sent by s2").isEqualTo(1);
+    assertThat(metrics.value("grpc.xds_client.resource_updates_valid", fromS1)).as("sent by s1").isEqualTo(1);
+  }
+
+  @Test
   void aStateOfTheWorldResponseDeletesOnlyTheNamesItsStreamRequested() throws Exception {
     s1.setClusters(XdsResources.cluster(A).edsServiceName("a1").build());
     s2.setClusters(XdsResources.cluster(B).edsServiceName("b1").build());
