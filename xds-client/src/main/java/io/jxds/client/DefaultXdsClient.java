@@ -30,6 +30,8 @@ import io.jxds.client.internal.stream.ServerChain;
 import io.jxds.client.internal.tls.FileWatcherProvider;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -93,6 +95,10 @@ public final class DefaultXdsClient implements XdsClient {
   // Set once by XdsClientPool before the client is handed out: its leases decide when it closes.
   private volatile boolean pooled;
   private volatile XdsClientStatus status;
+  /** gRFC A78's {@code connected} gauge: each distinct server's target and connection, as last published. */
+  private volatile Map<String, Boolean> serverConnections = Map.of();
+  /** Owned by the sync context: a server's connection changed since {@link #serverConnections} was built. */
+  private boolean connectionsChanged = true;
   /** Owned by the sync context. */
   private boolean statusRebuildQueued;
   /** This client's entry in the process-wide list CSDS reports. */
@@ -152,11 +158,11 @@ public final class DefaultXdsClient implements XdsClient {
         new SynchronizationContext(
             (thread, e) -> log.error("bug: uncaught exception in xDS client (node id \"{}\")", nodeId, e));
     this.status = new XdsClientStatus(false, nodeId, List.of());
-    // Metrics, load reports and CSDS name the primary server (the first of xds_servers): load
-    // reports go to it (lrs_server "self"), and A78 labels a client's metrics by one server.
+    // CSDS names the client by its primary server (the first of xds_servers); gRFC A78's metrics
+    // name the server each one is about.
     String primaryTarget = adsServers.get(0).transport().target();
     this.telemetry = telemetry;
-    this.metrics = XdsClientMetrics.create(telemetry, primaryTarget, () -> status);
+    this.metrics = XdsClientMetrics.create(telemetry, () -> serverConnections, () -> status);
     // gRFC A71: each list's servers in order; its chain decides which of them serve. Built first,
     // so that the cache has them from the start; the controllers then get the cache.
     this.federation = new Federation(adsServers, authorities, servers -> new Federation.Lane(
@@ -177,7 +183,7 @@ public final class DefaultXdsClient implements XdsClient {
             new CacheListener());
     federation.start(cache, (id, server, filtered) -> new AdsStreamController(
         id, server, cache, node, nodeOnFirstRequestOnly, syncContext, scheduler, ticker, random, filtered),
-        this::publishStatus);
+        this::connectionChanged);
     this.transports = federation.controllers().stream().map(AdsStreamController::transport).toList();
     this.liveClientId = LiveClients.register(new LiveClients.Client() {
       @Override
@@ -400,6 +406,11 @@ public final class DefaultXdsClient implements XdsClient {
     return closed.get();
   }
 
+  private void connectionChanged() {
+    connectionsChanged = true;
+    publishStatus();
+  }
+
   // Coalesced: many changes in one drain of the sync context make one snapshot, built after them.
   private void publishStatus() {
     if (statusRebuildQueued) {
@@ -417,6 +428,14 @@ public final class DefaultXdsClient implements XdsClient {
   private void rebuildStatus() {
     if (!closed.get()) {
       status = new XdsClientStatus(federation.isConnected(), nodeId, cache.statuses());
+      if (connectionsChanged) {
+        connectionsChanged = false;
+        Map<String, Boolean> connections = new LinkedHashMap<>();
+        for (AdsStreamController c : federation.controllers()) {
+          connections.put(c.target(), c.isConnected());
+        }
+        serverConnections = Collections.unmodifiableMap(connections);
+      }
     }
   }
 
@@ -433,8 +452,8 @@ public final class DefaultXdsClient implements XdsClient {
     }
 
     @Override
-    public void resourcesValidated(String typeUrl, int valid, int invalid) {
-      metrics.resourceUpdates(typeUrl, valid, invalid);
+    public void resourcesValidated(String server, String typeUrl, int valid, int invalid) {
+      metrics.resourceUpdates(server, typeUrl, valid, invalid);
     }
 
     @Override

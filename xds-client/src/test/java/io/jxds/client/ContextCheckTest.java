@@ -42,11 +42,12 @@ class ContextCheckTest {
           });
   private final AdsStreamController controller =
       new AdsStreamController(new ServerId(0, transport.target()), new AdsServer(transport, false), cache,
-          Node.getDefaultInstance(), false, context, clock, clock.ticker(), TestRandom.fixed(0.5), chain);
+          Node.getDefaultInstance(), false, context, clock, clock.ticker(), TestRandom.fixed(0.5), false);
   private final WatcherRegistration<TestTypes.TestCluster> registration =
       new WatcherRegistration<>(new RecordingWatcher<>(), Runnable::run);
 
   ContextCheckTest() {
+    controller.listenedToBy(chain);
     chain.start(List.of(controller), cache, () -> {});
   }
 

@@ -32,6 +32,9 @@ class SharedStreamFederationTest {
   private static final String CDS = "envoy.config.cluster.v3.Cluster";
   private static final String A = "xdstp://a.example/" + CDS + "/payments";
   private static final String B = "xdstp://b.example/" + CDS + "/ledger";
+  private static final AttributeKey<String> TARGET = AttributeKey.stringKey("grpc.target");
+  private static final AttributeKey<String> SERVER = AttributeKey.stringKey("grpc.xds.server");
+  private static final AttributeKey<String> TYPE = AttributeKey.stringKey("grpc.xds.resource_type");
 
   private final FakeAdsServer s1 = FakeAdsServer.loopback();
   private final FakeAdsServer s2 = FakeAdsServer.loopback();
@@ -61,6 +64,11 @@ class SharedStreamFederationTest {
 
   /** Top level and a.example: {@code aServers}; b.example: {@code bServers}. */
   private DefaultXdsClient client(String aServers, String bServers) throws Exception {
+    return client(aServers, bServers, null);
+  }
+
+  /** The same, recording gRFC A78's metrics into {@code metrics} when not null. */
+  private DefaultXdsClient client(String aServers, String bServers, InMemoryMetrics metrics) throws Exception {
     String json = """
         {
           "xds_servers": [A_SERVERS],
@@ -71,8 +79,15 @@ class SharedStreamFederationTest {
           }
         }
         """.replace("A_SERVERS", aServers).replace("B_SERVERS", bServers);
-    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test")).build();
+    XdsClientBuilder builder = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"));
+    client = (metrics == null ? builder : builder.openTelemetry(metrics.openTelemetry())).build();
     return client;
+  }
+
+  /** gRFC A78's labels of a server's metrics, with the type's when {@code type} is not null. */
+  private static Attributes labels(FakeAdsServer server, String type) {
+    Attributes labels = Attributes.of(TARGET, "*", SERVER, server.serverUri());
+    return type == null ? labels : labels.toBuilder().put(TYPE, type).build();
   }
 
   @ParameterizedTest(name = "delta {0}")
@@ -179,16 +194,7 @@ class SharedStreamFederationTest {
     s1.setClusters(XdsResources.cluster(A).build(), XdsResources.cluster(B).build());
     s1.start();
     s2.start();
-    String json = """
-        {
-          "xds_servers": [S1],
-          "node": {"id": "federated"},
-          "authorities": {"a.example": {}, "b.example": {"xds_servers": [S1, S2]}}
-        }
-        """.replace("S1", server(s1)).replace("S2", server(s2));
-    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"))
-        .openTelemetry(metrics.openTelemetry())
-        .build();
+    client(server(s1), server(s1) + ", " + server(s2), metrics);
     RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
     RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
     client.watchCluster(A, a, Runnable::run);
@@ -196,8 +202,7 @@ class SharedStreamFederationTest {
     await("both served by s1", () -> a.updates().size() == 1 && b.updates().size() == 1);
 
     s1.stop();
-    Attributes attributes = Attributes.of(AttributeKey.stringKey("grpc.target"), "*",
-        AttributeKey.stringKey("grpc.xds.server"), s1.serverUri());
+    Attributes attributes = labels(s1, null);
     await("s1's failure counted", () -> metrics.value("grpc.xds_client.server_failure", attributes) >= 1);
     await("the client disconnected", () -> !client.status().connected());
     assertThat(metrics.value("grpc.xds_client.server_failure", attributes)).isEqualTo(1);
@@ -213,28 +218,37 @@ class SharedStreamFederationTest {
     s2.start(); // binds the port the bootstrap names
     s2.stop();
     s1.start();
-    String json = """
-        {
-          "xds_servers": [S1],
-          "node": {"id": "federated"},
-          "authorities": {"a.example": {}, "b.example": {"xds_servers": [S2]}}
-        }
-        """.replace("S1", server(s1)).replace("S2", server(s2));
-    client = XdsClientBuilder.fromBootstrap(BootstrapParser.parse(json, "test"))
-        .openTelemetry(metrics.openTelemetry())
-        .build();
+    client(server(s1), server(s2), metrics);
     RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
     RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
     client.watchCluster(A, a, Runnable::run);
     client.watchCluster(B, b, Runnable::run);
     await("a.example served, b.example's server failing", () -> a.updates().size() == 1 && !b.errors().isEmpty());
 
-    AttributeKey<String> target = AttributeKey.stringKey("grpc.target");
-    AttributeKey<String> server = AttributeKey.stringKey("grpc.xds.server");
-    assertThat(metrics.value("grpc.xds_client.server_failure", Attributes.of(target, "*", server, s2.serverUri())))
-        .isEqualTo(1);
-    assertThat(metrics.value("grpc.xds_client.server_failure", Attributes.of(target, "*", server, s1.serverUri())))
-        .isZero();
+    assertThat(metrics.value("grpc.xds_client.server_failure", labels(s2, null))).isEqualTo(1);
+    assertThat(metrics.value("grpc.xds_client.server_failure", labels(s1, null))).isZero();
+  }
+
+  @Test
+  void eachServerReportsItsOwnConnectionAndResourceUpdates() throws Exception {
+    // gRFC A78: grpc.xds_client.connected is one gauge per server the client talks to, and
+    // resource_updates_valid is labelled with the server that sent the resources.
+    InMemoryMetrics metrics = new InMemoryMetrics();
+    s1.setClusters(XdsResources.cluster(A).build());
+    s2.setClusters(XdsResources.cluster(B).build());
+    s1.start();
+    s2.start();
+    client(server(s1), server(s2), metrics);
+    RecordingWatcher<ClusterUpdate> a = new RecordingWatcher<>();
+    RecordingWatcher<ClusterUpdate> b = new RecordingWatcher<>();
+    client.watchCluster(A, a, Runnable::run);
+    client.watchCluster(B, b, Runnable::run);
+    await("both served", () -> a.updates().size() == 1 && b.updates().size() == 1);
+
+    await("both servers connected", () -> metrics.value("grpc.xds_client.connected", labels(s1, null)) == 1
+        && metrics.value("grpc.xds_client.connected", labels(s2, null)) == 1);
+    assertThat(metrics.value("grpc.xds_client.resource_updates_valid", labels(s2, CDS))).as("sent by s2").isEqualTo(1);
+    assertThat(metrics.value("grpc.xds_client.resource_updates_valid", labels(s1, CDS))).as("sent by s1").isEqualTo(1);
   }
 
   @Test

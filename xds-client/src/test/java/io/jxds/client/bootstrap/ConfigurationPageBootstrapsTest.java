@@ -9,12 +9,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bootstraps docs/configuration.md shows for federation (gRFC A47) and Traffic Director, read
- * as a user's process reads them: what the page says each field does is what the loader makes of
- * it. The files are the page's blocks verbatim (the doc-snippet test checks that).
+ * The bootstraps docs/configuration.md and README.md show for federation (gRFC A47) and Traffic
+ * Director, read as a user's process reads them: what the page says each field does is what the
+ * loader makes of it. The files are the pages' blocks verbatim (the doc-snippet test checks that).
  */
 class ConfigurationPageBootstrapsTest {
   private static final Path PAGE = Path.of("src/test/resources/doc-snippets/docs/configuration");
+  private static final Path README = Path.of("src/test/resources/doc-snippets/README");
 
   @Test
   void federationBootstrapGivesOneAuthorityTheTopLevelServerAndTheOtherItsOwnDeltaServer() throws Exception {
@@ -41,8 +42,25 @@ class ConfigurationPageBootstrapsTest {
         .contains(template);
   }
 
+  @Test
+  void readmeBootstrapGivesBExampleItsOwnServerThenTheTopLevelOneAsFallback() throws Exception {
+    Bootstrap b = load(README.resolve("federation-bootstrap.json"));
+
+    assertThat(b.server().serverUri()).isEqualTo("cp-a.example:18000");
+    assertThat(b.authorities()).containsOnlyKeys("b.example");
+    assertThat(b.authorities().get("b.example").servers()).extracting(ServerInfo::serverUri)
+        .containsExactly("cp-b.example:18000", "cp-a.example:18000");
+    assertThat(b.authorities().get("b.example").servers().get(1))
+        .as("b.example's fallback is the top-level server itself: one stream serves both")
+        .isEqualTo(b.server());
+  }
+
   private static Bootstrap load(String file) throws IOException, BootstrapException {
-    String json = Files.readString(PAGE.resolve(file));
+    return load(PAGE.resolve(file));
+  }
+
+  private static Bootstrap load(Path path) throws IOException, BootstrapException {
+    String json = Files.readString(path);
     return new BootstrapLoader(Map.of(BootstrapLoader.PROPERTY_CONFIG, json)::get, name -> null).load();
   }
 }

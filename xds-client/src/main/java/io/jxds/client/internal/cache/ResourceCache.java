@@ -64,10 +64,10 @@ public final class ResourceCache {
 
     /**
      * A response's resources that somebody watches were validated (gRFC A78's {@code
-     * resource_updates_valid} and {@code _invalid}); an {@code Any} that cannot be read counts as
-     * invalid.
+     * resource_updates_valid} and {@code _invalid}), sent by {@code server} (its target); an {@code
+     * Any} that cannot be read counts as invalid.
      */
-    default void resourcesValidated(String typeUrl, int valid, int invalid) {}
+    default void resourcesValidated(String server, String typeUrl, int valid, int invalid) {}
 
     /** gRFC A78's {@code server_failure}: the stream to {@code server} went from working to failing. */
     default void serverFailed(String server) {}
@@ -469,6 +469,7 @@ public final class ResourceCache {
    * the response is applied and before any watcher callback is handed out (so the ACK or NACK need
    * not wait for callbacks that run inline).
    *
+   * @param server the server that sent it
    * @param tracker counts the watcher callbacks this response causes
    * @param firstOfTypeOnStream the stream's first response of this type: an absence in it deletes
    *     no cached value yet (a control plane that just restarted may answer before it has its
@@ -482,6 +483,7 @@ public final class ResourceCache {
    */
   public ResponseOutcome handleResponse(
       DiscoveryResponse response,
+      ServerId server,
       CallbackTracker tracker,
       boolean firstOfTypeOnStream,
       long answeredMark,
@@ -493,13 +495,14 @@ public final class ResourceCache {
     if (t == null || !t.hasWireNames() || shutdown || via != null && !t.hasWireNames(via)) {
       return null;
     }
-    ResponseOutcome outcome = applyStateOfTheWorld(t, response, tracker, firstOfTypeOnStream, answeredMark, via);
+    ResponseOutcome outcome =
+        applyStateOfTheWorld(t, response, server, tracker, firstOfTypeOnStream, answeredMark, via);
     beforeCallbacks.accept(outcome);
     delivery.dispatch();
     return outcome;
   }
 
-  private <T> ResponseOutcome applyStateOfTheWorld(TypeCache<T> t, DiscoveryResponse response,
+  private <T> ResponseOutcome applyStateOfTheWorld(TypeCache<T> t, DiscoveryResponse response, ServerId server,
       CallbackTracker tracker, boolean firstOfTypeOnStream, long answeredMark, Object via) {
     t.countResponse();
     String version = response.getVersionInfo();
@@ -508,7 +511,7 @@ public final class ResourceCache {
     for (int i = 0; i < resources.size(); i++) {
       applied.apply(t, resources.get(i), i, version);
     }
-    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
+    listener.resourcesValidated(server.target(), t.type.typeUrl(), applied.valid(), applied.errorCount());
     if (t.type.absenceMeansDeletion()) {
       absence.afterStateOfTheWorld(t, applied, version, firstOfTypeOnStream, answeredMark, tracker, via);
     }
@@ -535,7 +538,7 @@ public final class ResourceCache {
       return null;
     }
     AppliedResponse applied = delta.apply(t, response, stream, via, tracker);
-    listener.resourcesValidated(t.type.typeUrl(), applied.valid(), applied.errorCount());
+    listener.resourcesValidated(stream.server().target(), t.type.typeUrl(), applied.valid(), applied.errorCount());
     ResponseOutcome outcome = applied.outcome(t, response.getSystemVersionInfo());
     beforeCallbacks.accept(outcome);
     delivery.dispatch();

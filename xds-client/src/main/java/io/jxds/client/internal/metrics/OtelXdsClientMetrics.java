@@ -11,6 +11,7 @@ import io.opentelemetry.api.metrics.ObservableLongGauge;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -30,19 +31,18 @@ final class OtelXdsClientMetrics implements XdsClientMetrics {
   static final AttributeKey<String> CACHE_STATE_KEY = AttributeKey.stringKey("grpc.xds.cache_state");
   private static final String TYPE_URL_PREFIX = "type.googleapis.com/";
 
-  private final String server;
-  private final Attributes serverAttributes;
+  /** Per server target, its attributes; read by the gauge's collection thread too. */
+  private final Map<String, Attributes> serverAttributes = new ConcurrentHashMap<>();
   private final LongCounter serverFailures;
   private final LongCounter validUpdates;
   private final LongCounter invalidUpdates;
   private final List<ObservableLongGauge> gauges;
-  /** Per type URL, the attributes of its update counters; sync context only. */
-  private final Map<String, Attributes> typeAttributes = new HashMap<>();
+  /** Per server target and type URL, the attributes of its update counters; sync context only. */
+  private final Map<String, Map<String, Attributes>> typeAttributes = new HashMap<>();
 
-  OtelXdsClientMetrics(Object openTelemetry, String server, Supplier<XdsClientStatus> status) {
+  OtelXdsClientMetrics(
+      Object openTelemetry, Supplier<Map<String, Boolean>> connectedServers, Supplier<XdsClientStatus> status) {
     Meter meter = ((OpenTelemetry) openTelemetry).getMeter(SCOPE);
-    this.server = server;
-    this.serverAttributes = Attributes.of(TARGET_KEY, TARGET, SERVER_KEY, server);
     this.serverFailures = meter.counterBuilder("grpc.xds_client.server_failure")
         .setUnit("{failure}")
         .setDescription("xDS servers going from working to failing")
@@ -58,7 +58,8 @@ final class OtelXdsClientMetrics implements XdsClientMetrics {
     ObservableLongGauge connected = meter.gaugeBuilder("grpc.xds_client.connected").ofLongs()
         .setUnit("{bool}")
         .setDescription("Whether the ADS stream to the xDS server works (1) or not (0)")
-        .buildWithCallback(m -> m.record(status.get().connected() ? 1 : 0, serverAttributes));
+        .buildWithCallback(m -> connectedServers.get().forEach(
+            (server, up) -> m.record(up ? 1 : 0, serverAttributes(server))));
     ObservableLongGauge resources = meter.gaugeBuilder("grpc.xds_client.resources").ofLongs()
         .setUnit("{resource}")
         .setDescription("xDS resources cached, by authority, type and cache state")
@@ -66,17 +67,20 @@ final class OtelXdsClientMetrics implements XdsClientMetrics {
     this.gauges = List.of(connected, resources);
   }
 
-  @Override
-  public void serverFailure(String failed) {
-    // gRFC A78 labels the server that failed: with federation (gRFC A47) maybe an authority's.
-    serverFailures.add(1,
-        failed.equals(server) ? serverAttributes : Attributes.of(TARGET_KEY, TARGET, SERVER_KEY, failed));
+  private Attributes serverAttributes(String server) {
+    return serverAttributes.computeIfAbsent(server, s -> Attributes.of(TARGET_KEY, TARGET, SERVER_KEY, s));
   }
 
   @Override
-  public void resourceUpdates(String typeUrl, long valid, long invalid) {
-    Attributes attributes = typeAttributes.computeIfAbsent(typeUrl, t -> Attributes.of(
-        TARGET_KEY, TARGET, SERVER_KEY, server, TYPE_KEY, resourceType(t)));
+  public void serverFailure(String failed) {
+    // gRFC A78 labels the server that failed: with federation (gRFC A47) maybe an authority's.
+    serverFailures.add(1, serverAttributes(failed));
+  }
+
+  @Override
+  public void resourceUpdates(String server, String typeUrl, long valid, long invalid) {
+    Attributes attributes = typeAttributes.computeIfAbsent(server, s -> new HashMap<>()).computeIfAbsent(
+        typeUrl, t -> Attributes.of(TARGET_KEY, TARGET, SERVER_KEY, server, TYPE_KEY, resourceType(t)));
     if (valid > 0) {
       validUpdates.add(valid, attributes);
     }

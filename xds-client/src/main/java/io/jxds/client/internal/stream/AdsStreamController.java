@@ -121,6 +121,8 @@ public final class AdsStreamController {
   }
 
   /**
+   * The chains that list the server join with {@link #listenedToBy}.
+   *
    * @param server which of the client's distinct servers this is; it starts inactive, until a
    *     chain has it serve ({@link #activate()}: gRFC A71, a chain's first server serves)
    * @param ads how to reach it and which protocol it speaks
@@ -128,26 +130,6 @@ public final class AdsStreamController {
    *     java-control-plane needs it on every request)
    * @param ticker monotonic time in nanoseconds ({@code System::nanoTime}), to measure how long a
    *     stream lived
-   * @param events hears what the client around it acts on (connection, failures, closed streams)
-   */
-  public AdsStreamController(
-      ServerId server,
-      AdsServer ads,
-      ResourceCache cache,
-      Node node,
-      boolean nodeOnFirstRequestOnly,
-      SynchronizationContext syncContext,
-      ScheduledExecutorService scheduler,
-      LongSupplier ticker,
-      RandomGenerator random,
-      Events events) {
-    this(server, ads, cache, node, nodeOnFirstRequestOnly, syncContext, scheduler, ticker, random, false);
-    chains.add(events);
-  }
-
-  /**
-   * A controller that chains join with {@link #listenedToBy}.
-   *
    * @param filtered whether its streams carry only some names (federation, gRFC A47: the client
    *     has several chains, and a stream carries the names of those that have it active)
    */

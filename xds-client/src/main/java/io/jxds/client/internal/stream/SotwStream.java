@@ -98,7 +98,8 @@ final class SotwStream extends AdsStream implements AdsTransport.Listener {
     // the control plane's view of this client back. The next response still waits for every
     // callback (the tracker), so flow control is unchanged.
     ResponseOutcome outcome = settings.cache().handleResponse(
-        response, tracker, respondedTypes.add(typeUrl), answeredMark, settings.via(), o -> answer(response, o));
+        response, id.server(), tracker, respondedTypes.add(typeUrl), answeredMark, settings.via(),
+        o -> answer(response, o));
     if (outcome == null) {
       log.debug("ignoring ADS response of type {}: none of its names is on the wire", typeUrl);
     }
