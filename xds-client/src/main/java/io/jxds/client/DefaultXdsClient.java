@@ -106,25 +106,6 @@ public final class DefaultXdsClient implements XdsClient {
   private final Telemetry telemetry;
   private final XdsClientMetrics metrics;
 
-  /** A client without a bootstrap: its servers serve every name. */
-  DefaultXdsClient(
-      List<AdsServer> adsServers,
-      Map<String, FileWatcherProvider> certificateProviders,
-      Node node,
-      Duration resourceTimeout,
-      Duration cacheRetention,
-      boolean nodeOnFirstRequestOnly,
-      ScheduledExecutorService scheduler,
-      @Nullable ScheduledExecutorService ownedScheduler,
-      Clock clock,
-      LongSupplier ticker,
-      RandomGenerator random,
-      @Nullable Channel lrsChannel,
-      Telemetry telemetry) {
-    this(adsServers, null, certificateProviders, node, resourceTimeout, cacheRetention, nodeOnFirstRequestOnly,
-        scheduler, ownedScheduler, clock, ticker, random, lrsChannel, telemetry);
-  }
-
   /**
    * @param adsServers the top-level servers, the first serving (gRFC A71)
    * @param authorities gRFC A47: the bootstrap's authorities and their servers (empty: the

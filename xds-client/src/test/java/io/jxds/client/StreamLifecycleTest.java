@@ -323,7 +323,7 @@ class StreamLifecycleTest {
       }
     });
     DefaultXdsClient c = new DefaultXdsClient(
-        List.of(new AdsServer(failing, false)), java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO,
+        List.of(new AdsServer(failing, false)), null, java.util.Map.of(), NODE, Duration.ofSeconds(15), Duration.ZERO,
         false, owned, owned, Clock.systemUTC(), System::nanoTime,
         new Random(1), null, Telemetry.NONE);
     self.set(c);
