@@ -136,14 +136,6 @@ public final class ServerChain implements AdsStreamController.Events, Servers {
     return false;
   }
 
-  /** Closes every stream. */
-  public void shutdown() {
-    syncContext.throwIfNotInThisSynchronizationContext();
-    for (AdsStreamController c : controllers) {
-      c.shutdown();
-    }
-  }
-
   @Override
   public void connectionChanged(AdsStreamController controller) {
     connectionListener.run();
