@@ -3,8 +3,6 @@ package io.jxds.toolkit.internal.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,10 +51,8 @@ class GoldenOutputTest {
     Path resources = resourceRoot();
     String[] args = command.stream().map(a -> a.endsWith(".json") ? resources.resolve(a).toString() : a)
         .toArray(String[]::new);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    String actual = "exit " + code + "\n" + out.toString().replace(resources + "/", "") + err;
+    MainRun run = MainRun.of(args);
+    String actual = "exit " + run.code() + "\n" + run.out().replace(resources + "/", "") + run.err();
 
     String name = String.join("_", command).replaceAll("[^A-Za-z0-9.=-]+", "_") + ".out";
     if (Boolean.getBoolean("jxds.golden.update")) {

@@ -14,8 +14,6 @@ import io.jxds.testing.XdsResources;
 import io.jxds.toolkit.LiveResources;
 import io.jxds.toolkit.internal.read.JsonNode;
 import io.jxds.toolkit.internal.read.JsonText;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,13 +30,8 @@ class LiveMainTest {
   @RegisterExtension final FakeAdsServerExtension ads = FakeAdsServerExtension.loopback();
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static MainRun run(String... args) {
+    return MainRun.of(args);
   }
 
   private static void serve(FakeAdsServer server) {
@@ -49,7 +42,7 @@ class LiveMainTest {
   void aListenerFetchedLiveIsCheckedAndPlannedAsFromAFile() throws Exception {
     serve(ads.server());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--listener", "svc",
+    MainRun r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--listener", "svc",
         "--timeout", ANSWER);
 
     assertThat(r.err()).isEmpty();
@@ -70,7 +63,7 @@ class LiveMainTest {
   void jsonOfALiveCheck() throws Exception {
     serve(ads.server());
 
-    Run r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
+    MainRun r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
         "--timeout", ANSWER);
 
     JsonNode root = JsonText.parse(r.out());
@@ -84,7 +77,7 @@ class LiveMainTest {
   void aNackExitsOneWithTheClientsText() {
     ads.server().setClusters(XdsResources.cluster("payments").lrsServer(XdsResources.adsConfigSource()).build());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
+    MainRun r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
         "--timeout", ANSWER);
 
     assertThat(r.code()).isEqualTo(1);
@@ -96,7 +89,7 @@ class LiveMainTest {
   void aMissingResourceExitsTwoNamingItAndTheServer() {
     serve(ads.server());
 
-    Run r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "nope",
+    MainRun r = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "nope",
         "--timeout", ANSWER);
 
     assertThat(r.code()).isEqualTo(2);
@@ -112,7 +105,7 @@ class LiveMainTest {
       port = socket.getLocalPort();
     }
 
-    Run r = run("check", "--xds-server", "127.0.0.1:" + port, "--node", "ci", "--listener", "svc", "--timeout", "1s");
+    MainRun r = run("check", "--xds-server", "127.0.0.1:" + port, "--node", "ci", "--listener", "svc", "--timeout", "1s");
 
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).startsWith("jxds: xDS server 127.0.0.1:" + port + ": listener \"svc\": no answer from the"
@@ -146,13 +139,13 @@ class LiveMainTest {
       secure.start();
       serve(secure);
 
-      Run r = run("check", "--xds-server", secure.serverUri(), "--node", "ci", "--cluster", "payments",
+      MainRun r = run("check", "--xds-server", secure.serverUri(), "--node", "ci", "--cluster", "payments",
           "--ca-certificate", caFile.toString(), "--timeout", ANSWER);
 
       assertThat(r.err()).isEmpty();
       assertThat(r.code()).isZero();
       assertThat(r.out()).contains("cluster payments: SERVING");
-      Run plaintext = run("check", "--xds-server", secure.serverUri(), "--node", "ci", "--cluster", "payments",
+      MainRun plaintext = run("check", "--xds-server", secure.serverUri(), "--node", "ci", "--cluster", "payments",
           "--timeout", "1s");
       assertThat(plaintext.code()).isEqualTo(2);
     } finally {
@@ -170,9 +163,9 @@ class LiveMainTest {
     Path bootstrap = Files.writeString(dir.resolve("bootstrap.json"), ads.server().bootstrap().nodeId("ci")
         .fileWatcherProvider("default", null, null, caFile, null).build());
 
-    Run withoutProviders = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster",
+    MainRun withoutProviders = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster",
         "payments", "--timeout", ANSWER);
-    Run withBootstrap = run("check", "--bootstrap", bootstrap.toString(), "--cluster", "payments", "--timeout", ANSWER);
+    MainRun withBootstrap = run("check", "--bootstrap", bootstrap.toString(), "--cluster", "payments", "--timeout", ANSWER);
 
     assertThat(withoutProviders.code()).isEqualTo(1);
     assertThat(withoutProviders.out()).contains("certificate_providers");

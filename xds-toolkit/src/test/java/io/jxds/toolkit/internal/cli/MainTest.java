@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jxds.toolkit.internal.read.JsonNode;
 import io.jxds.toolkit.internal.read.JsonText;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,13 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MainTest {
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-    return new Run(code, out.toString(), err.toString());
+  private static MainRun run(String... args) {
+    return MainRun.of(args);
   }
 
   private static String example(String name) throws URISyntaxException {
@@ -31,7 +24,7 @@ class MainTest {
 
   @Test
   void checkOfAcceptedResourcesExitsZeroWithTables() throws Exception {
-    Run r = run("check", example("before.json"));
+    MainRun r = run("check", example("before.json"));
 
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("resources: 2, 2 accepted, 0 NACKed")
@@ -43,7 +36,7 @@ class MainTest {
 
   @Test
   void checkExitsOneWhenAClientWouldNack() throws Exception {
-    Run r = run("check", example("after.json"));
+    MainRun r = run("check", example("after.json"));
 
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).contains("NACK EDS \"orders\": ClusterLoadAssignment \"orders\": endpoints[].priority must be"
@@ -52,7 +45,7 @@ class MainTest {
 
   @Test
   void jsonIsTheDocumentedSchema() throws Exception {
-    Run r = run("check", "--json", example("before.json"));
+    MainRun r = run("check", "--json", example("before.json"));
 
     JsonNode root = JsonText.parse(r.out());
     assertThat(root.stringMember("schema")).isEqualTo("jxds.check/v1");
@@ -68,18 +61,18 @@ class MainTest {
 
   @Test
   void diffShowsMovedSharesAndNacksAndExitsOne() throws Exception {
-    Run r = run("diff", example("before.json"), example("after.json"));
+    MainRun r = run("diff", example("before.json"), example("after.json"));
 
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).containsPattern("payments +ENDPOINT_SHARE +10\\.0\\.1\\.6:8080 +0 +1/4 +\\+25\\.000 points")
         .contains("NACK EDS \"orders\": ClusterLoadAssignment \"orders\"");
-    Run json = run("diff", "--json", example("before.json"), example("after.json"));
+    MainRun json = run("diff", "--json", example("before.json"), example("after.json"));
     assertThat(JsonText.parse(json.out()).stringMember("schema")).isEqualTo("jxds.diff/v1");
   }
 
   @Test
   void checkPrintsEveryListenersRouteTable() throws Exception {
-    Run r = run("check", example("routes.json"));
+    MainRun r = run("check", example("routes.json"));
 
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("listener payments.example.com: ROUTING, routes from payments-routes")
@@ -94,7 +87,7 @@ class MainTest {
 
   @Test
   void routeShowsTheRouteAndClustersOfARequest() throws Exception {
-    Run split = run("route", example("routes.json"), "--authority", "payments.example.com", "--path",
+    MainRun split = run("route", example("routes.json"), "--authority", "payments.example.com", "--path",
         "/payments.Payments/Charge");
     assertThat(split.code()).isZero();
     assertThat(split.out()).contains("request payments.example.com /payments.Payments/Charge: listener"
@@ -102,7 +95,7 @@ class MainTest {
         .containsPattern("90\\.000% \\(9/10\\) +charge-split +payments +90 +SERVING")
         .containsPattern("10\\.000% \\(1/10\\) +charge-split +payments-v2 +10 +SERVING");
 
-    Run header = run("route", example("routes.json"), "--authority", "payments.example.com:443", "--path",
+    MainRun header = run("route", example("routes.json"), "--authority", "payments.example.com:443", "--path",
         "/payments.Payments/Charge", "--header", "x-canary=yes", "--listener", "payments.example.com", "--json");
     JsonNode root = JsonText.parse(header.out());
     assertThat(root.stringMember("schema")).isEqualTo("jxds.route/v1");
@@ -113,12 +106,12 @@ class MainTest {
 
   @Test
   void routeExitsFourWhenTheRequestFailsAndTwoOnABadPath() throws Exception {
-    Run none = run("route", example("routes.json"), "--authority", "elsewhere.example.com", "--path", "/a.A/M");
+    MainRun none = run("route", example("routes.json"), "--authority", "elsewhere.example.com", "--path", "/a.A/M");
     assertThat(none.code()).isEqualTo(4);
     assertThat(none.out()).contains("fails: listener payments.example.com: route configuration payments-routes has no"
         + " virtual host whose domains match authority elsewhere.example.com");
 
-    Run bad = run("route", example("routes.json"), "--authority", "payments.example.com", "--path", "a.A/M");
+    MainRun bad = run("route", example("routes.json"), "--authority", "payments.example.com", "--path", "a.A/M");
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).startsWith("jxds: path must be /service/method");
   }
@@ -129,7 +122,7 @@ class MainTest {
     Files.writeString(f,
         "{\n  \"resources\": [\n    {\"name\": 1}\n  ],\n  \"type_url\": \"type.googleapis.com/x.Y\"\n}");
 
-    Run r = run("check", f.toString());
+    MainRun r = run("check", f.toString());
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("jxds: " + f + ":5 type_url: unknown type type.googleapis.com/x.Y: the toolkit"
         + " reads Cluster, ClusterLoadAssignment, Listener, RouteConfiguration" + System.lineSeparator());

@@ -9,8 +9,6 @@ import com.google.protobuf.util.JsonFormat;
 import io.jxds.testing.XdsResources;
 import io.jxds.toolkit.internal.read.JsonNode;
 import io.jxds.toolkit.internal.read.JsonText;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,9 +36,7 @@ class OutlierDetectionOutputTest {
   }
 
   private static String run(String... args) {
-    StringWriter out = new StringWriter();
-    Main.run(args, new PrintWriter(out), new PrintWriter(new StringWriter()));
-    return out.toString();
+    return MainRun.of(args).out();
   }
 
   @Test
