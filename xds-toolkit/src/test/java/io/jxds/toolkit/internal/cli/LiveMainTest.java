@@ -63,8 +63,8 @@ class LiveMainTest {
   void jsonOfALiveCheck() throws Exception {
     serve(ads.server());
 
-    MainRun r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster", "payments",
-        "--timeout", ANSWER);
+    MainRun r = run("check", "--json", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster",
+        "payments", "--timeout", ANSWER);
 
     JsonNode root = JsonText.parse(r.out());
     assertThat(root.stringMember("schema")).isEqualTo("jxds.check/v1");
@@ -105,7 +105,8 @@ class LiveMainTest {
       port = socket.getLocalPort();
     }
 
-    MainRun r = run("check", "--xds-server", "127.0.0.1:" + port, "--node", "ci", "--listener", "svc", "--timeout", "1s");
+    MainRun r =
+        run("check", "--xds-server", "127.0.0.1:" + port, "--node", "ci", "--listener", "svc", "--timeout", "1s");
 
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).startsWith("jxds: xDS server 127.0.0.1:" + port + ": listener \"svc\": no answer from the"
@@ -165,7 +166,8 @@ class LiveMainTest {
 
     MainRun withoutProviders = run("check", "--xds-server", ads.server().serverUri(), "--node", "ci", "--cluster",
         "payments", "--timeout", ANSWER);
-    MainRun withBootstrap = run("check", "--bootstrap", bootstrap.toString(), "--cluster", "payments", "--timeout", ANSWER);
+    MainRun withBootstrap =
+        run("check", "--bootstrap", bootstrap.toString(), "--cluster", "payments", "--timeout", ANSWER);
 
     assertThat(withoutProviders.code()).isEqualTo(1);
     assertThat(withoutProviders.out()).contains("certificate_providers");
