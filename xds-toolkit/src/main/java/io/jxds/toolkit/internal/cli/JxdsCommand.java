@@ -5,13 +5,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The top command: its subcommands do the work. */
+/** The top command: its subcommands ({@link Main#SUBCOMMANDS}) do the work. */
 @Command(
     name = "jxds",
     mixinStandardHelpOptions = true,
     version = "jxds control-plane toolkit 0.1.0",
     description = "What a gRPC client (jxds) does with your control plane's xDS resources, without running one.",
-    subcommands = {CheckCommand.class, DiffCommand.class, RouteCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every resource is accepted",

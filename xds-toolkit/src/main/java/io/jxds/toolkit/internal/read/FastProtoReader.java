@@ -2,6 +2,7 @@ package io.jxds.toolkit.internal.read;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -10,7 +11,6 @@ import com.google.protobuf.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,20 +38,25 @@ final class FastProtoReader {
   }
 
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
-  private static final Comparator<Member> BY_NUMBER = Comparator.comparingInt(m -> m.field().getNumber());
 
-  private final String text;
+  private static final Map<EnumDescriptor, Map<String, EnumValueDescriptor>> ENUM_VALUES = new ConcurrentHashMap<>();
+  private static final char[] TRUE = "true".toCharArray();
+  private static final char[] FALSE = "false".toCharArray();
+  private static final char[] NULL = "null".toCharArray();
+  /** Each thread's buffer, reused resource after resource: only the finished bytes are copied out. */
+  private static final ThreadLocal<Out> BUFFER = ThreadLocal.withInitial(Out::new);
 
-  FastProtoReader(String text) {
+  /** The document's characters (JsonText's): numbers and literals are read from them in place. */
+  private final char[] text;
+
+  FastProtoReader(char[] text) {
     this.text = text;
   }
 
-  /** A field of an object and its JSON value. */
-  private record Member(FieldDescriptor field, JsonNode value) {}
-
   /** The message of an {@code Any}'s JSON ({@code "@type"} and the message's fields), as its wire bytes. */
   ByteString readAnyBytes(JsonNode n) throws Unsupported {
-    Out out = new Out();
+    Out out = BUFFER.get();
+    out.size = 0;
     anyMessage(n, out);
     return ByteString.copyFrom(out.buf, 0, out.size);
   }
@@ -88,36 +93,57 @@ final class FastProtoReader {
       throw new Unsupported("not an object");
     }
     Map<String, FieldDescriptor> byName = fieldsOf(d);
-    Member[] members = new Member[n.members().size()];
+    Members members = n.memberList();
+    FieldDescriptor[] fields = new FieldDescriptor[members.size()];
+    JsonNode[] values = new JsonNode[members.size()];
     int count = 0;
-    for (Map.Entry<String, JsonNode> m : n.members().entrySet()) {
-      if (skipType && m.getKey().equals("@type")) {
+    boolean inOrder = true;
+    for (int m = 0; m < members.size(); m++) {
+      String key = members.key(m);
+      if (skipType && key.equals("@type")) {
         continue;
       }
-      FieldDescriptor f = byName.get(m.getKey());
+      FieldDescriptor f = byName.get(key);
       if (f == null || f.isMapField()) {
-        throw new Unsupported("field " + m.getKey());
+        throw new Unsupported("field " + key);
       }
       for (int i = 0; i < count; i++) {
-        FieldDescriptor g = members[i].field();
+        FieldDescriptor g = fields[i];
         if (g == f) {
-          throw new Unsupported("field " + m.getKey() + " twice");
+          throw new Unsupported("field " + key + " twice");
         }
         if (f.getContainingOneof() != null && g.getContainingOneof() == f.getContainingOneof()) {
           throw new Unsupported("two fields of a oneof");
         }
       }
-      JsonNode v = m.getValue();
-      if (v.kind() == JsonNode.Kind.LITERAL && text.startsWith("null", v.start())) {
+      JsonNode v = members.value(m);
+      if (v.kind() == JsonNode.Kind.LITERAL && matches(NULL, v.start())) {
         throw new Unsupported("null");
       }
-      members[count++] = new Member(f, v);
+      inOrder &= count == 0 || fields[count - 1].getNumber() < f.getNumber();
+      fields[count] = f;
+      values[count++] = v;
     }
-    if (count > 1) {
-      Arrays.sort(members, 0, count, BY_NUMBER);
+    if (!inOrder) {
+      sortByNumber(fields, values, count);
     }
     for (int i = 0; i < count; i++) {
-      field(members[i].field(), members[i].value(), out);
+      field(fields[i], values[i], out);
+    }
+  }
+
+  /** Protobuf writes a message's fields in number order; an insertion sort (a message has few fields). */
+  private static void sortByNumber(FieldDescriptor[] fields, JsonNode[] values, int count) {
+    for (int i = 1; i < count; i++) {
+      FieldDescriptor f = fields[i];
+      JsonNode v = values[i];
+      int j = i - 1;
+      for (; j >= 0 && fields[j].getNumber() > f.getNumber(); j--) {
+        fields[j + 1] = fields[j];
+        values[j + 1] = values[j];
+      }
+      fields[j + 1] = f;
+      values[j + 1] = v;
     }
   }
 
@@ -171,7 +197,7 @@ final class FastProtoReader {
         if (s.isEmpty() && !always) {
           return false;
         }
-        out.bytes(s.getBytes(StandardCharsets.UTF_8));
+        out.string(s);
       }
       case BYTES -> {
         byte[] b;
@@ -232,7 +258,7 @@ final class FastProtoReader {
         out.fixed64(bits);
       }
       case ENUM -> {
-        EnumValueDescriptor e = v.kind() == JsonNode.Kind.STRING ? f.getEnumType().findValueByName(v.string())
+        EnumValueDescriptor e = v.kind() == JsonNode.Kind.STRING ? enumValue(f.getEnumType(), v.string())
             : f.getEnumType().findValueByNumber((int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
         if (e == null) {
           throw new Unsupported("enum value");
@@ -268,7 +294,7 @@ final class FastProtoReader {
         String s = string(v);
         if (!s.isEmpty()) {
           out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.bytes(s.getBytes(StandardCharsets.UTF_8));
+          out.string(s);
         }
       }
       case "google.protobuf.DoubleValue" -> {
@@ -285,7 +311,7 @@ final class FastProtoReader {
           throw new Unsupported("no @type");
         }
         out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        out.bytes(type.getBytes(StandardCharsets.UTF_8));
+        out.string(type);
         int mark = out.size;
         out.tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
         int start = out.begin();
@@ -325,10 +351,10 @@ final class FastProtoReader {
 
   private boolean bool(JsonNode v) throws Unsupported {
     if (v.kind() == JsonNode.Kind.LITERAL) {
-      if (text.startsWith("true", v.start())) {
+      if (matches(TRUE, v.start())) {
         return true;
       }
-      if (text.startsWith("false", v.start())) {
+      if (matches(FALSE, v.start())) {
         return false;
       }
     }
@@ -339,15 +365,15 @@ final class FastProtoReader {
   private long integer(JsonNode v, long min, long max) throws Unsupported {
     int from;
     int to;
-    String s;
+    char[] s;
     if (v.kind() == JsonNode.Kind.NUMBER) {
       s = text;
       from = v.start();
       to = v.end();
     } else if (v.kind() == JsonNode.Kind.STRING) {
-      s = v.string();
+      s = v.string().toCharArray();
       from = 0;
-      to = s.length();
+      to = s.length;
     } else {
       throw new Unsupported("not an integer");
     }
@@ -355,13 +381,13 @@ final class FastProtoReader {
     if (length == 0 || length > 19) {
       throw new Unsupported("not an integer");
     }
-    boolean negative = s.charAt(from) == '-';
+    boolean negative = s[from] == '-';
     if (negative && length == 1) {
       throw new Unsupported("not plain digits");
     }
     long value = 0;
     for (int i = negative ? from + 1 : from; i < to; i++) {
-      char c = s.charAt(i);
+      char c = s[i];
       if (c < '0' || c > '9') {
         throw new Unsupported("not plain digits");
       }
@@ -381,7 +407,7 @@ final class FastProtoReader {
     if (v.kind() != JsonNode.Kind.NUMBER) {
       throw new Unsupported("not a number");
     }
-    return Double.parseDouble(v.text(text));
+    return Double.parseDouble(new String(text, v.start(), v.end() - v.start()));
   }
 
   /** {@code "1.5s"}: seconds with up to nine fractional digits, as proto3 JSON writes a Duration. */
@@ -404,6 +430,33 @@ final class FastProtoReader {
     }
     wrapped(1, seconds, out);
     wrapped(2, nanos, out);
+  }
+
+  /** Whether {@code word} is written at {@code at}. */
+  private boolean matches(char[] word, int at) {
+    if (at + word.length > text.length) {
+      return false;
+    }
+    for (int i = 0; i < word.length; i++) {
+      if (text[at + i] != word[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * An enum's value by its name: {@code EnumDescriptor.findValueByName} builds the value's full name
+   * and looks it up in the file's pool, a string per call (an endpoint's health_status is one).
+   */
+  private static EnumValueDescriptor enumValue(EnumDescriptor type, String name) {
+    return ENUM_VALUES.computeIfAbsent(type, t -> {
+      Map<String, EnumValueDescriptor> byName = new HashMap<>();
+      for (EnumValueDescriptor value : t.getValues()) {
+        byName.put(value.getName(), value);
+      }
+      return byName;
+    }).get(name);
   }
 
   private static boolean digits(String s) {
@@ -465,6 +518,22 @@ final class FastProtoReader {
       ensure(b.length);
       System.arraycopy(b, 0, buf, size, b.length);
       size += b.length;
+    }
+
+    /** A string as UTF-8 with its length; ASCII (addresses, names) is written without a byte[] between. */
+    void string(String s) {
+      int length = s.length();
+      for (int i = 0; i < length; i++) {
+        if (s.charAt(i) >= 0x80) {
+          bytes(s.getBytes(StandardCharsets.UTF_8));
+          return;
+        }
+      }
+      varint(length);
+      ensure(length);
+      for (int i = 0; i < length; i++) {
+        buf[size++] = (byte) s.charAt(i);
+      }
     }
 
     /** Where a nested message starts. */

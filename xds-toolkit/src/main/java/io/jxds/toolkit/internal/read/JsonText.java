@@ -1,9 +1,7 @@
 package io.jxds.toolkit.internal.read;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -167,10 +165,9 @@ public final class JsonText {
   }
 
   /** An object's members, or null when not {@code build}ing (an {@code "@type"} string is kept anyway). */
-  private @Nullable Map<String, JsonNode> object(int depth, boolean build) throws SyntaxError {
+  private @Nullable Members object(int depth, boolean build) throws SyntaxError {
     pos++;
-    Members small = build ? new Members() : null;
-    Map<String, JsonNode> members = small;
+    Members members = build ? new Members() : null;
     skipSpace();
     if (peek() == '}') {
       pos++;
@@ -191,13 +188,8 @@ public final class JsonText {
       if (type && value.kind() == JsonNode.Kind.STRING) {
         typeValues.add(value);
       }
-      if (!build) {
-        // checked only
-      } else if (members != small) {
-        members.put(name, value);
-      } else if (!small.add(name, value)) {
-        members = new LinkedHashMap<>(small);
-        members.put(name, value);
+      if (build) {
+        members.add(name, value);
       }
       skipSpace();
       char c = peek();

@@ -3,35 +3,36 @@ package io.jxds.toolkit.internal.read;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A small JSON object's members in order, in two arrays: most objects of an xDS document have one
- * to four members, and a LinkedHashMap per object was most of the parsed tree's memory. Immutable
- * once parsed; a member given twice keeps its first place and its last value, as a LinkedHashMap
- * would.
+ * A JSON object's members in order, in two arrays: most objects of an xDS document have one to
+ * four members, and a LinkedHashMap per object was most of the parsed tree's memory. Readers walk
+ * them by index ({@link #key}, {@link #value}) without an entry object per member. Lookups are
+ * linear up to {@link #LINEAR} members, through an index by name beyond (a Struct may hold
+ * thousands). Immutable once parsed; a member given twice keeps its first place and its last
+ * value, as a LinkedHashMap would.
  */
 final class Members extends AbstractMap<String, JsonNode> {
-  /** Objects with more members than this are parsed into a LinkedHashMap (lookups here are linear). */
-  static final int MAX = 16;
+  /** Objects with more members than this are looked up through {@link #index}. */
+  static final int LINEAR = 16;
 
   private String[] keys = new String[4];
   private JsonNode[] values = new JsonNode[4];
   private int size;
+  /** Each key's position, once there are more than {@link #LINEAR} members. */
+  private HashMap<String, Integer> index;
 
-  /** Adds or replaces; false when full (the caller moves to a LinkedHashMap). */
-  boolean add(String key, JsonNode value) {
-    for (int i = 0; i < size; i++) {
-      if (keys[i].equals(key)) {
-        values[i] = value;
-        return true;
-      }
-    }
-    if (size == MAX) {
-      return false;
+  /** Adds, or replaces the value of a member given before. */
+  void add(String key, JsonNode value) {
+    int at = indexOf(key);
+    if (at >= 0) {
+      values[at] = value;
+      return;
     }
     if (size == keys.length) {
       keys = Arrays.copyOf(keys, size * 2);
@@ -39,22 +40,48 @@ final class Members extends AbstractMap<String, JsonNode> {
     }
     keys[size] = key;
     values[size++] = value;
-    return true;
+    if (index != null) {
+      index.put(key, size - 1);
+    } else if (size > LINEAR) {
+      index = new HashMap<>();
+      for (int i = 0; i < size; i++) {
+        index.put(keys[i], i);
+      }
+    }
+  }
+
+  /** The name of the member at {@code i}, in document order. */
+  String key(int i) {
+    return keys[i];
+  }
+
+  /** The value of the member at {@code i}. */
+  JsonNode value(int i) {
+    return values[i];
+  }
+
+  private int indexOf(Object key) {
+    if (index != null) {
+      Integer at = index.get(key);
+      return at == null ? -1 : at;
+    }
+    for (int i = 0; i < size; i++) {
+      if (keys[i].equals(key)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   @Override
   public JsonNode get(Object key) {
-    for (int i = 0; i < size; i++) {
-      if (keys[i].equals(key)) {
-        return values[i];
-      }
-    }
-    return null;
+    int at = indexOf(key);
+    return at < 0 ? null : values[at];
   }
 
   @Override
   public boolean containsKey(Object key) {
-    return get(key) != null;
+    return indexOf(key) >= 0;
   }
 
   @Override

@@ -29,7 +29,6 @@ public final class ResourceFinder {
 
   private static final String WRAPPER = "envoy.service.discovery.v3.Resource";
 
-  private final String text;
   private final char[] chars;
   private final String source;
   private final List<XdsResource> resources = new ArrayList<>();
@@ -39,30 +38,28 @@ public final class ResourceFinder {
   private JsonFormat.Parser strict;
   private JsonFormat.Parser lenient;
 
-  private ResourceFinder(String text, char[] chars, String source) {
-    this.text = text;
+  private ResourceFinder(char[] chars, String source) {
     this.chars = chars;
     this.source = source;
-    this.fast = new FastProtoReader(text);
+    this.fast = new FastProtoReader(chars);
   }
 
   /**
    * Reads one document.
    *
-   * @param text the JSON text
+   * @param chars the JSON text's characters (the found resources' nodes keep them: do not change them)
    * @param source names it in messages (a file name)
    * @throws BadInputException naming the source and line
    */
-  public static Found find(String text, String source) throws BadInputException {
+  public static Found find(char[] chars, String source) throws BadInputException {
     JsonNode root;
     List<JsonNode> types = new ArrayList<>();
-    char[] chars = text.toCharArray();
     try {
       root = JsonText.parse(chars, types);
     } catch (JsonText.SyntaxError e) {
       throw new BadInputException(source + ":" + e.line() + ": not JSON: " + e.getMessage());
     }
-    ResourceFinder finder = new ResourceFinder(text, chars, source);
+    ResourceFinder finder = new ResourceFinder(chars, source);
     finder.typeRegistry(types);
     finder.document(root);
     finder.readPending();
@@ -310,7 +307,7 @@ public final class ResourceFinder {
   }
 
   private Any toAny(JsonNode n, String path) throws BadInputException {
-    String json = n.text(text);
+    String json = new String(chars, n.start(), n.end() - n.start());
     Any.Builder any = Any.newBuilder();
     try {
       strict.merge(json, any);
