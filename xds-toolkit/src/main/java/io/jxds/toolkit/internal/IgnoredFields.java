@@ -121,7 +121,7 @@ public final class IgnoredFields {
     try {
       for (Resolved r : RESOLVED.getOrDefault(typeUrl, List.of())) {
         Match m = new Match(r.fields().length);
-        scan(bytes, r.fields(), 0, m);
+        scan(bytes.newCodedInput(), r.fields(), 0, m);
         if (m.count > 0) {
           found.add(new IgnoredField(m.path(r.fields()), m.count, r.rule().reason()));
         }
@@ -141,15 +141,19 @@ public final class IgnoredFields {
     }
   }
 
-  /** {@link #walk} on the wire: the occurrences of {@code fields[i]} in one message's bytes. */
-  private static void scan(ByteString bytes, FieldDescriptor[] fields, int i, Match match)
+  /**
+   * {@link #walk} on the wire: the occurrences of {@code fields[i]} in one message's bytes, which
+   * {@code in} reads up to its limit. A child message is scanned in place (a limit pushed on the one
+   * stream: no stream or copy per message, and an endpoint is one); a singular one given twice, or
+   * beside another member of its oneof, makes the whole answer {@link NotCanonical}, so what its
+   * scan found is never used.
+   */
+  private static void scan(CodedInputStream in, FieldDescriptor[] fields, int i, Match match)
       throws IOException, NotCanonical {
     FieldDescriptor f = fields[i];
     boolean last = i == fields.length - 1;
-    CodedInputStream in = bytes.newCodedInput();
     int occurrences = 0;
     long lastVarint = 0;
-    ByteString single = null;
     boolean otherOfOneof = false;
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
       int number = WireFormat.getTagFieldNumber(tag);
@@ -177,28 +181,23 @@ public final class IgnoredFields {
       if (wireType != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
         throw new NotCanonical();
       }
-      ByteString child = in.readBytes();
-      if (f.isRepeated()) {
-        match.at[i] = occurrences;
-        scan(child, fields, i + 1, match);
-      } else {
-        single = child;
-      }
+      int outer = in.pushLimit(in.readRawVarint32());
+      match.at[i] = occurrences;
+      scan(in, fields, i + 1, match);
+      in.popLimit(outer);
       occurrences++;
     }
     if (otherOfOneof && occurrences > 0) {
       throw new NotCanonical(); // two members of a oneof: the parser keeps the last one
+    }
+    if (!f.isRepeated() && occurrences > 1 && !last) {
+      throw new NotCanonical(); // a parser merges them: leave it to the walk
     }
     if (last) {
       boolean set = f.isRepeated() || f.hasPresence() ? occurrences > 0 : lastVarint != 0;
       if (set) {
         match.add();
       }
-    } else if (!f.isRepeated() && occurrences > 0) {
-      if (occurrences > 1) {
-        throw new NotCanonical(); // a parser merges them: leave it to the walk
-      }
-      scan(single, fields, i + 1, match);
     }
   }
 

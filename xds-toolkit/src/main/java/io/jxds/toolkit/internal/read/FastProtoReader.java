@@ -12,17 +12,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Writes a resource's proto wire bytes straight from the JSON tree that {@link JsonText} already
- * parsed, by the generated message classes' descriptors: what protobuf's JsonFormat and then
+ * Writes a resource's proto wire bytes straight from its JSON text, which {@link JsonText} checked
+ * before, by the generated message classes' descriptors: what protobuf's JsonFormat and then
  * {@code toByteString} give for the shapes xDS resources use (messages, repeated fields, scalars,
  * enums by name or number, wrapper types, durations, nested {@code Any}s), fields in number order
- * as protobuf writes them, without building a message. Anything else (maps, Struct, Timestamp,
- * null values, unknown fields, numbers out of range or written as exponents...) throws
+ * as protobuf writes them, without building a message or a JSON tree: the resource's text is read
+ * once, left to right, into its bytes. Anything else (maps, Struct, Timestamp, null values,
+ * unknown fields, numbers out of range or written as exponents, escapes in names...) throws
  * {@link Unsupported}, and the caller reads that resource with JsonFormat instead: the two give
  * equal bytes wherever this one answers ({@code FastProtoReaderTest}), and JsonFormat's messages
  * stay the ones users see.
@@ -38,33 +38,31 @@ final class FastProtoReader {
   }
 
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
-
   private static final Map<EnumDescriptor, Map<String, EnumValueDescriptor>> ENUM_VALUES = new ConcurrentHashMap<>();
   private static final char[] TRUE = "true".toCharArray();
   private static final char[] FALSE = "false".toCharArray();
-  private static final char[] NULL = "null".toCharArray();
-  /** Each thread's buffer, reused resource after resource: only the finished bytes are copied out. */
-  private static final ThreadLocal<Out> BUFFER = ThreadLocal.withInitial(Out::new);
+  /** Each thread's buffers, reused resource after resource: only the finished bytes are copied out. */
+  private static final ThreadLocal<Walk> WALKS = ThreadLocal.withInitial(Walk::new);
 
-  /** The document's characters (JsonText's): numbers and literals are read from them in place. */
+  /** The document's characters (JsonText's). */
   private final char[] text;
 
   FastProtoReader(char[] text) {
     this.text = text;
   }
 
-  /** The message of an {@code Any}'s JSON ({@code "@type"} and the message's fields), as its wire bytes. */
+  /** The message of the {@code Any} whose JSON ({@code "@type"} and the message's fields) {@code n} is, as wire bytes. */
   ByteString readAnyBytes(JsonNode n) throws Unsupported {
-    Out out = BUFFER.get();
-    out.size = 0;
-    anyMessage(n, out);
-    return ByteString.copyFrom(out.buf, 0, out.size);
+    Walk walk = WALKS.get();
+    walk.start(text, n.start());
+    walk.anyMessage();
+    return ByteString.copyFrom(walk.out.buf, 0, walk.out.size);
   }
 
   /** {@link #readAnyBytes} parsed into the generated message (for tests). */
   Message readAny(JsonNode n) throws Unsupported {
     ByteString bytes = readAnyBytes(n);
-    Message prototype = MessageTypes.defaultInstance(descriptor(n).getFullName()).orElseThrow();
+    Message prototype = MessageTypes.defaultInstance(descriptor(n.stringMember("@type")).getFullName()).orElseThrow();
     try {
       return prototype.getParserForType().parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
@@ -72,8 +70,7 @@ final class FastProtoReader {
     }
   }
 
-  private static Descriptor descriptor(JsonNode n) throws Unsupported {
-    String type = n.stringMember("@type");
+  private static Descriptor descriptor(String type) throws Unsupported {
     if (type == null) {
       throw new Unsupported("no @type");
     }
@@ -84,365 +81,21 @@ final class FastProtoReader {
     return d;
   }
 
-  private void anyMessage(JsonNode n, Out out) throws Unsupported {
-    fields(descriptor(n), n, true, out);
-  }
-
-  private void fields(Descriptor d, JsonNode n, boolean skipType, Out out) throws Unsupported {
-    if (!n.isObject()) {
-      throw new Unsupported("not an object");
-    }
-    Map<String, FieldDescriptor> byName = fieldsOf(d);
-    Members members = n.memberList();
-    FieldDescriptor[] fields = new FieldDescriptor[members.size()];
-    JsonNode[] values = new JsonNode[members.size()];
-    int count = 0;
-    boolean inOrder = true;
-    for (int m = 0; m < members.size(); m++) {
-      String key = members.key(m);
-      if (skipType && key.equals("@type")) {
-        continue;
-      }
-      FieldDescriptor f = byName.get(key);
-      if (f == null || f.isMapField()) {
-        throw new Unsupported("field " + key);
-      }
-      for (int i = 0; i < count; i++) {
-        FieldDescriptor g = fields[i];
-        if (g == f) {
-          throw new Unsupported("field " + key + " twice");
-        }
-        if (f.getContainingOneof() != null && g.getContainingOneof() == f.getContainingOneof()) {
-          throw new Unsupported("two fields of a oneof");
-        }
-      }
-      JsonNode v = members.value(m);
-      if (v.kind() == JsonNode.Kind.LITERAL && matches(NULL, v.start())) {
-        throw new Unsupported("null");
-      }
-      inOrder &= count == 0 || fields[count - 1].getNumber() < f.getNumber();
-      fields[count] = f;
-      values[count++] = v;
-    }
-    if (!inOrder) {
-      sortByNumber(fields, values, count);
-    }
-    for (int i = 0; i < count; i++) {
-      field(fields[i], values[i], out);
-    }
-  }
-
-  /** Protobuf writes a message's fields in number order; an insertion sort (a message has few fields). */
-  private static void sortByNumber(FieldDescriptor[] fields, JsonNode[] values, int count) {
-    for (int i = 1; i < count; i++) {
-      FieldDescriptor f = fields[i];
-      JsonNode v = values[i];
-      int j = i - 1;
-      for (; j >= 0 && fields[j].getNumber() > f.getNumber(); j--) {
-        fields[j + 1] = fields[j];
-        values[j + 1] = values[j];
-      }
-      fields[j + 1] = f;
-      values[j + 1] = v;
-    }
-  }
-
-  private void field(FieldDescriptor f, JsonNode v, Out out) throws Unsupported {
-    if (f.isRepeated()) {
-      if (!v.isArray()) {
-        throw new Unsupported("not an array");
-      }
-      List<JsonNode> elements = v.elements();
-      if (elements.isEmpty()) {
-        return;
-      }
-      if (f.isPacked()) {
-        out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        int start = out.begin();
-        for (JsonNode e : elements) {
-          scalar(f, e, out, true);
-        }
-        out.end(start);
-      } else {
-        for (JsonNode e : elements) {
-          value(f, e, out, true);
-        }
-      }
-      return;
-    }
-    value(f, v, out, f.hasPresence());
-  }
-
-  /** One value with its tag; a scalar without presence is left out when it is its default, as protobuf does. */
-  private void value(FieldDescriptor f, JsonNode v, Out out, boolean always) throws Unsupported {
-    if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
-      out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
-      int start = out.begin();
-      message(f.getMessageType(), v, out);
-      out.end(start);
-      return;
-    }
-    int mark = out.size;
-    out.tag(f.getNumber(), f.getLiteType().getWireType());
-    if (!scalar(f, v, out, always)) {
-      out.size = mark; // the default: not written
-    }
-  }
-
-  /** Writes a scalar's value (no tag); false when it is the default and {@code always} is false. */
-  private boolean scalar(FieldDescriptor f, JsonNode v, Out out, boolean always) throws Unsupported {
-    switch (f.getType()) {
-      case STRING -> {
-        String s = string(v);
-        if (s.isEmpty() && !always) {
-          return false;
-        }
-        out.string(s);
-      }
-      case BYTES -> {
-        byte[] b;
-        try {
-          b = Base64.getDecoder().decode(string(v));
-        } catch (IllegalArgumentException e) {
-          throw new Unsupported("base64");
-        }
-        if (b.length == 0 && !always) {
-          return false;
-        }
-        out.bytes(b);
-      }
-      case BOOL -> {
-        boolean b = bool(v);
-        if (!b && !always) {
-          return false;
-        }
-        out.varint(b ? 1 : 0);
-      }
-      case INT32 -> {
-        return varint(integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE), out, always);
-      }
-      case UINT32 -> {
-        return varint(integer(v, 0, 0xFFFF_FFFFL), out, always);
-      }
-      case SINT32 -> {
-        int i = (int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        return varint((i << 1) ^ (i >> 31) & 0xFFFF_FFFFL, out, always);
-      }
-      case FIXED32, SFIXED32 -> {
-        long i = f.getType() == FieldDescriptor.Type.FIXED32 ? integer(v, 0, 0xFFFF_FFFFL)
-            : integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        if (i == 0 && !always) {
-          return false;
-        }
-        out.fixed32((int) i);
-      }
-      case INT64 -> {
-        return varint(integer(v, Long.MIN_VALUE, Long.MAX_VALUE), out, always);
-      }
-      case SINT64 -> {
-        long i = integer(v, Long.MIN_VALUE, Long.MAX_VALUE);
-        return varint((i << 1) ^ (i >> 63), out, always);
-      }
-      case SFIXED64 -> {
-        long i = integer(v, Long.MIN_VALUE, Long.MAX_VALUE);
-        if (i == 0 && !always) {
-          return false;
-        }
-        out.fixed64(i);
-      }
-      case DOUBLE -> {
-        long bits = Double.doubleToRawLongBits(decimal(v));
-        if (bits == 0 && !always) {
-          return false;
-        }
-        out.fixed64(bits);
-      }
-      case ENUM -> {
-        EnumValueDescriptor e = v.kind() == JsonNode.Kind.STRING ? enumValue(f.getEnumType(), v.string())
-            : f.getEnumType().findValueByNumber((int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE));
-        if (e == null) {
-          throw new Unsupported("enum value");
-        }
-        return varint(e.getNumber(), out, always);
-      }
-      default -> throw new Unsupported(f.getType().name()); // uint64, fixed64, float, group
-    }
-    return true;
-  }
-
-  /** An int32, uint32 or int64 as protobuf writes it (a negative int32 sign-extended to ten bytes). */
-  private static boolean varint(long value, Out out, boolean always) {
-    if (value == 0 && !always) {
-      return false;
-    }
-    out.varint(value);
-    return true;
-  }
-
-  /**
-   * A message field's value, without its tag and length: well-known wrappers and durations as
-   * proto3 JSON writes them.
-   */
-  private void message(Descriptor d, JsonNode v, Out out) throws Unsupported {
-    String name = d.getFullName();
-    switch (name) {
-      case "google.protobuf.UInt32Value" -> wrapped(1, integer(v, 0, 0xFFFF_FFFFL), out);
-      case "google.protobuf.Int32Value" -> wrapped(1, integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE), out);
-      case "google.protobuf.Int64Value" -> wrapped(1, integer(v, Long.MIN_VALUE, Long.MAX_VALUE), out);
-      case "google.protobuf.BoolValue" -> wrapped(1, bool(v) ? 1 : 0, out);
-      case "google.protobuf.StringValue" -> {
-        String s = string(v);
-        if (!s.isEmpty()) {
-          out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          out.string(s);
-        }
-      }
-      case "google.protobuf.DoubleValue" -> {
-        long bits = Double.doubleToRawLongBits(decimal(v));
-        if (bits != 0) {
-          out.tag(1, WireFormat.WIRETYPE_FIXED64);
-          out.fixed64(bits);
-        }
-      }
-      case "google.protobuf.Duration" -> duration(string(v), out);
-      case "google.protobuf.Any" -> {
-        String type = v.stringMember("@type");
-        if (type == null) {
-          throw new Unsupported("no @type");
-        }
-        out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        out.string(type);
-        int mark = out.size;
-        out.tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-        int start = out.begin();
-        anyMessage(v, out);
-        if (out.size == start) {
-          out.size = mark; // an empty message: no value field
-        } else {
-          out.end(start);
-        }
-      }
-      default -> {
-        if (isWellKnown(d)) {
-          throw new Unsupported(name);
-        }
-        fields(d, v, false, out);
-      }
-    }
-  }
-
-  private static void wrapped(int number, long value, Out out) {
-    if (value != 0) {
-      out.tag(number, WireFormat.WIRETYPE_VARINT);
-      out.varint(value);
-    }
-  }
-
   private static boolean isWellKnown(Descriptor d) {
     return d.getFullName().startsWith("google.protobuf.");
   }
 
-  private static String string(JsonNode v) throws Unsupported {
-    if (v.kind() != JsonNode.Kind.STRING) {
-      throw new Unsupported("not a string");
-    }
-    return v.string();
-  }
-
-  private boolean bool(JsonNode v) throws Unsupported {
-    if (v.kind() == JsonNode.Kind.LITERAL) {
-      if (matches(TRUE, v.start())) {
-        return true;
+  /** The JSON names of a message's fields: proto3 JSON's lowerCamelCase and the proto name. */
+  private static Map<String, FieldDescriptor> fieldsOf(Descriptor d) {
+    return FIELDS.computeIfAbsent(d, k -> {
+      Map<String, FieldDescriptor> m = new HashMap<>();
+      for (FieldDescriptor f : k.getFields()) {
+        // Interned, as the walk's member names are (a lookup compares the same instance).
+        m.put(f.getName().intern(), f);
+        m.put(f.getJsonName().intern(), f);
       }
-      if (matches(FALSE, v.start())) {
-        return false;
-      }
-    }
-    throw new Unsupported("not a boolean");
-  }
-
-  /** An integer written as digits, in a number or a string (proto3 JSON allows both). */
-  private long integer(JsonNode v, long min, long max) throws Unsupported {
-    int from;
-    int to;
-    char[] s;
-    if (v.kind() == JsonNode.Kind.NUMBER) {
-      s = text;
-      from = v.start();
-      to = v.end();
-    } else if (v.kind() == JsonNode.Kind.STRING) {
-      s = v.string().toCharArray();
-      from = 0;
-      to = s.length;
-    } else {
-      throw new Unsupported("not an integer");
-    }
-    int length = to - from;
-    if (length == 0 || length > 19) {
-      throw new Unsupported("not an integer");
-    }
-    boolean negative = s[from] == '-';
-    if (negative && length == 1) {
-      throw new Unsupported("not plain digits");
-    }
-    long value = 0;
-    for (int i = negative ? from + 1 : from; i < to; i++) {
-      char c = s[i];
-      if (c < '0' || c > '9') {
-        throw new Unsupported("not plain digits");
-      }
-      value = value * 10 + (c - '0'); // at most 18 digits after a sign, or 19 that may overflow: checked below
-      if (value < 0) {
-        throw new Unsupported("out of range");
-      }
-    }
-    value = negative ? -value : value;
-    if (value < min || value > max) {
-      throw new Unsupported("out of range");
-    }
-    return value;
-  }
-
-  private double decimal(JsonNode v) throws Unsupported {
-    if (v.kind() != JsonNode.Kind.NUMBER) {
-      throw new Unsupported("not a number");
-    }
-    return Double.parseDouble(new String(text, v.start(), v.end() - v.start()));
-  }
-
-  /** {@code "1.5s"}: seconds with up to nine fractional digits, as proto3 JSON writes a Duration. */
-  private static void duration(String s, Out out) throws Unsupported {
-    if (!s.endsWith("s") || s.length() < 2 || s.startsWith("-") || s.startsWith("+")) {
-      throw new Unsupported("duration");
-    }
-    String body = s.substring(0, s.length() - 1);
-    int dot = body.indexOf('.');
-    String whole = dot < 0 ? body : body.substring(0, dot);
-    String fraction = dot < 0 ? "" : body.substring(dot + 1);
-    if (whole.isEmpty() || whole.length() > 12 || fraction.length() > 9 || !digits(whole) || !digits(fraction)
-        || (dot >= 0 && fraction.isEmpty())) {
-      throw new Unsupported("duration");
-    }
-    long seconds = Long.parseLong(whole);
-    int nanos = fraction.isEmpty() ? 0 : Integer.parseInt((fraction + "000000000").substring(0, 9));
-    if (seconds > 315_576_000_000L) {
-      throw new Unsupported("duration");
-    }
-    wrapped(1, seconds, out);
-    wrapped(2, nanos, out);
-  }
-
-  /** Whether {@code word} is written at {@code at}. */
-  private boolean matches(char[] word, int at) {
-    if (at + word.length > text.length) {
-      return false;
-    }
-    for (int i = 0; i < word.length; i++) {
-      if (text[at + i] != word[i]) {
-        return false;
-      }
-    }
-    return true;
+      return m;
+    });
   }
 
   /**
@@ -459,31 +112,651 @@ final class FastProtoReader {
     }).get(name);
   }
 
-  private static boolean digits(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-        return false;
+  /**
+   * One resource's walk over the text: a position, the bytes written, and per nesting level the
+   * fields written so far (to refuse a field given twice and to put the fields in number order).
+   * The text was checked whole by {@link JsonText}, so the walk only reads it.
+   */
+  private static final class Walk {
+    final Out out = new Out();
+    private Level[] levels = new Level[8];
+    private int depth;
+    private char[] text;
+    private int pos;
+    /** Member names seen, each made once and interned (a small table by hash). */
+    private final String[] names = new String[256];
+    /** Short string values seen (enum names, type URLs), each made once. */
+    private final String[] strings = new String[256];
+
+    void start(char[] text, int pos) {
+      this.text = text;
+      this.pos = pos;
+      this.depth = 0;
+      out.size = 0;
+    }
+
+    /** The {@code Any} at {@code pos}: its message's fields, {@code "@type"} naming the message. */
+    void anyMessage() throws Unsupported {
+      fields(descriptor(typeOfObject()), true);
+    }
+
+    /** The object at {@code pos}'s {@code "@type"} string, found without moving. */
+    private String typeOfObject() throws Unsupported {
+      int at = pos;
+      String type = null;
+      if (text[pos] != '{') {
+        throw new Unsupported("not an object");
+      }
+      pos++;
+      space();
+      while (text[pos] != '}') {
+        String name = name();
+        space();
+        pos++; // ':'
+        space();
+        if (name.equals("@type")) {
+          if (text[pos] != '"') {
+            throw new Unsupported("@type not a string");
+          }
+          type = string();
+        } else {
+          skipValue();
+        }
+        space();
+        if (text[pos] == ',') {
+          pos++;
+          space();
+        }
+      }
+      pos = at;
+      return type;
+    }
+
+    /** The object at {@code pos} as the fields of {@code d}, in number order; {@code "@type"} skipped in an Any's. */
+    private void fields(Descriptor d, boolean any) throws Unsupported {
+      if (text[pos] != '{') {
+        throw new Unsupported("not an object");
+      }
+      pos++;
+      Map<String, FieldDescriptor> byName = fieldsOf(d);
+      Level level = enter();
+      int bodyStart = out.size;
+      boolean inOrder = true;
+      space();
+      while (text[pos] != '}') {
+        String name = name();
+        space();
+        pos++; // ':'
+        space();
+        if (any && name.equals("@type")) {
+          skipValue();
+        } else {
+          FieldDescriptor f = byName.get(name);
+          if (f == null || f.isMapField()) {
+            throw new Unsupported("field " + name);
+          }
+          level.check(f);
+          if (literal("null")) {
+            throw new Unsupported("null");
+          }
+          inOrder &= level.count == 0 || level.fields[level.count - 1].getNumber() < f.getNumber();
+          int start = out.size;
+          field(f);
+          level.add(f, start, out.size);
+        }
+        space();
+        if (text[pos] == ',') {
+          pos++;
+          space();
+        }
+      }
+      pos++;
+      if (!inOrder) {
+        level.sortInto(out, bodyStart);
+      }
+      depth--;
+    }
+
+    private Level enter() {
+      if (depth == levels.length) {
+        levels = Arrays.copyOf(levels, depth * 2);
+      }
+      Level level = levels[depth];
+      if (level == null) {
+        level = levels[depth] = new Level();
+      }
+      depth++;
+      level.count = 0;
+      return level;
+    }
+
+    private void field(FieldDescriptor f) throws Unsupported {
+      if (!f.isRepeated()) {
+        value(f, f.hasPresence());
+        return;
+      }
+      if (text[pos] != '[') {
+        throw new Unsupported("not an array");
+      }
+      pos++;
+      space();
+      if (text[pos] == ']') {
+        pos++;
+        return;
+      }
+      int start = -1;
+      if (f.isPacked()) {
+        out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        start = out.begin();
+      }
+      while (true) {
+        if (start >= 0) {
+          scalar(f, true);
+        } else {
+          value(f, true);
+        }
+        space();
+        if (text[pos++] == ']') {
+          break;
+        }
+        space();
+      }
+      if (start >= 0) {
+        out.end(start);
       }
     }
-    return true;
+
+    /** One value with its tag; a scalar without presence is left out when it is its default, as protobuf does. */
+    private void value(FieldDescriptor f, boolean always) throws Unsupported {
+      if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+        out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
+        int start = out.begin();
+        message(f.getMessageType());
+        out.end(start);
+        return;
+      }
+      int mark = out.size;
+      out.tag(f.getNumber(), f.getLiteType().getWireType());
+      if (!scalar(f, always)) {
+        out.size = mark; // the default: not written
+      }
+    }
+
+    /** Writes a scalar's value (no tag); false when it is the default and {@code always} is false. */
+    private boolean scalar(FieldDescriptor f, boolean always) throws Unsupported {
+      switch (f.getType()) {
+        case STRING -> {
+          return stringValue(always);
+        }
+        case BYTES -> {
+          byte[] b;
+          try {
+            b = Base64.getDecoder().decode(requireString());
+          } catch (IllegalArgumentException e) {
+            throw new Unsupported("base64");
+          }
+          if (b.length == 0 && !always) {
+            return false;
+          }
+          out.bytes(b);
+        }
+        case BOOL -> {
+          boolean b = bool();
+          if (!b && !always) {
+            return false;
+          }
+          out.varint(b ? 1 : 0);
+        }
+        case INT32 -> {
+          return varint(integer(Integer.MIN_VALUE, Integer.MAX_VALUE), always);
+        }
+        case UINT32 -> {
+          return varint(integer(0, 0xFFFF_FFFFL), always);
+        }
+        case SINT32 -> {
+          int i = (int) integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+          return varint((i << 1) ^ (i >> 31) & 0xFFFF_FFFFL, always);
+        }
+        case FIXED32, SFIXED32 -> {
+          long i = f.getType() == FieldDescriptor.Type.FIXED32 ? integer(0, 0xFFFF_FFFFL)
+              : integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+          if (i == 0 && !always) {
+            return false;
+          }
+          out.fixed32((int) i);
+        }
+        case INT64 -> {
+          return varint(integer(Long.MIN_VALUE, Long.MAX_VALUE), always);
+        }
+        case SINT64 -> {
+          long i = integer(Long.MIN_VALUE, Long.MAX_VALUE);
+          return varint((i << 1) ^ (i >> 63), always);
+        }
+        case SFIXED64 -> {
+          long i = integer(Long.MIN_VALUE, Long.MAX_VALUE);
+          if (i == 0 && !always) {
+            return false;
+          }
+          out.fixed64(i);
+        }
+        case DOUBLE -> {
+          long bits = Double.doubleToRawLongBits(decimal());
+          if (bits == 0 && !always) {
+            return false;
+          }
+          out.fixed64(bits);
+        }
+        case ENUM -> {
+          EnumValueDescriptor e = text[pos] == '"' ? enumValue(f.getEnumType(), string())
+              : f.getEnumType().findValueByNumber((int) integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+          if (e == null) {
+            throw new Unsupported("enum value");
+          }
+          return varint(e.getNumber(), always);
+        }
+        default -> throw new Unsupported(f.getType().name()); // uint64, fixed64, float, group
+      }
+      return true;
+    }
+
+    /** An int32, uint32 or int64 as protobuf writes it (a negative int32 sign-extended to ten bytes). */
+    private boolean varint(long value, boolean always) {
+      if (value == 0 && !always) {
+        return false;
+      }
+      out.varint(value);
+      return true;
+    }
+
+    /**
+     * A message field's value, without its tag and length: well-known wrappers and durations as
+     * proto3 JSON writes them.
+     */
+    private void message(Descriptor d) throws Unsupported {
+      String name = d.getFullName();
+      switch (name) {
+        case "google.protobuf.UInt32Value" -> wrapped(1, integer(0, 0xFFFF_FFFFL));
+        case "google.protobuf.Int32Value" -> wrapped(1, integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+        case "google.protobuf.Int64Value" -> wrapped(1, integer(Long.MIN_VALUE, Long.MAX_VALUE));
+        case "google.protobuf.BoolValue" -> wrapped(1, bool() ? 1 : 0);
+        case "google.protobuf.StringValue" -> {
+          int mark = out.size;
+          out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          if (!stringValue(false)) {
+            out.size = mark;
+          }
+        }
+        case "google.protobuf.DoubleValue" -> {
+          long bits = Double.doubleToRawLongBits(decimal());
+          if (bits != 0) {
+            out.tag(1, WireFormat.WIRETYPE_FIXED64);
+            out.fixed64(bits);
+          }
+        }
+        case "google.protobuf.Duration" -> duration(requireString());
+        case "google.protobuf.Any" -> {
+          String type = typeOfObject();
+          if (type == null) {
+            throw new Unsupported("no @type");
+          }
+          Descriptor inner = descriptor(type);
+          out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          out.string(type);
+          int mark = out.size;
+          out.tag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+          int start = out.begin();
+          fields(inner, true);
+          if (out.size == start) {
+            out.size = mark; // an empty message: no value field
+          } else {
+            out.end(start);
+          }
+        }
+        default -> {
+          if (isWellKnown(d)) {
+            throw new Unsupported(name);
+          }
+          fields(d, false);
+        }
+      }
+    }
+
+    private void wrapped(int number, long value) {
+      if (value != 0) {
+        out.tag(number, WireFormat.WIRETYPE_VARINT);
+        out.varint(value);
+      }
+    }
+
+    /** {@code "1.5s"}: seconds with up to nine fractional digits, as proto3 JSON writes a Duration. */
+    private void duration(String s) throws Unsupported {
+      if (!s.endsWith("s") || s.length() < 2 || s.startsWith("-") || s.startsWith("+")) {
+        throw new Unsupported("duration");
+      }
+      String body = s.substring(0, s.length() - 1);
+      int dot = body.indexOf('.');
+      String whole = dot < 0 ? body : body.substring(0, dot);
+      String fraction = dot < 0 ? "" : body.substring(dot + 1);
+      if (whole.isEmpty() || whole.length() > 12 || fraction.length() > 9 || !digits(whole) || !digits(fraction)
+          || (dot >= 0 && fraction.isEmpty())) {
+        throw new Unsupported("duration");
+      }
+      long seconds = Long.parseLong(whole);
+      int nanos = fraction.isEmpty() ? 0 : Integer.parseInt((fraction + "000000000").substring(0, 9));
+      if (seconds > 315_576_000_000L) {
+        throw new Unsupported("duration");
+      }
+      wrapped(1, seconds);
+      wrapped(2, nanos);
+    }
+
+    private static boolean digits(String s) {
+      for (int i = 0; i < s.length(); i++) {
+        if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private boolean bool() throws Unsupported {
+      if (literal("true")) {
+        pos += TRUE.length;
+        return true;
+      }
+      if (literal("false")) {
+        pos += FALSE.length;
+        return false;
+      }
+      throw new Unsupported("not a boolean");
+    }
+
+    /** Whether the literal {@code word} (true, false, null) is at {@code pos}; the text was checked, so its first letter tells. */
+    private boolean literal(String word) {
+      return text[pos] == word.charAt(0);
+    }
+
+    /**
+     * An integer written as digits, in a number or a string (proto3 JSON allows both); a string
+     * with escapes, a fraction or an exponent is left to JsonFormat.
+     */
+    private long integer(long min, long max) throws Unsupported {
+      int from;
+      int to;
+      if (text[pos] == '"') {
+        from = pos + 1;
+        to = from;
+        while (text[to] != '"') {
+          to++;
+        }
+        pos = to + 1;
+      } else if (text[pos] == '-' || (text[pos] >= '0' && text[pos] <= '9')) {
+        from = pos;
+        to = numberEnd();
+        pos = to;
+      } else {
+        throw new Unsupported("not an integer");
+      }
+      int length = to - from;
+      if (length == 0 || length > 19) {
+        throw new Unsupported("not an integer");
+      }
+      boolean negative = text[from] == '-';
+      if (negative && length == 1) {
+        throw new Unsupported("not plain digits");
+      }
+      long value = 0;
+      for (int i = negative ? from + 1 : from; i < to; i++) {
+        char c = text[i];
+        if (c < '0' || c > '9') {
+          throw new Unsupported("not plain digits");
+        }
+        value = value * 10 + (c - '0'); // at most 18 digits after a sign, or 19 that may overflow: checked below
+        if (value < 0) {
+          throw new Unsupported("out of range");
+        }
+      }
+      value = negative ? -value : value;
+      if (value < min || value > max) {
+        throw new Unsupported("out of range");
+      }
+      return value;
+    }
+
+    private double decimal() throws Unsupported {
+      if (text[pos] != '-' && (text[pos] < '0' || text[pos] > '9')) {
+        throw new Unsupported("not a number");
+      }
+      int from = pos;
+      pos = numberEnd();
+      return Double.parseDouble(new String(text, from, pos - from));
+    }
+
+    /** After the number at {@code pos} (checked JSON: sign, digits, fraction, exponent). */
+    private int numberEnd() {
+      int i = pos;
+      while (i < text.length) {
+        char c = text[i];
+        if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+          i++;
+        } else {
+          break;
+        }
+      }
+      return i;
+    }
+
+    /**
+     * A string value, written as its length and UTF-8 bytes; ASCII without escapes (addresses,
+     * names) goes from the text to the bytes with no String between. False, with nothing written,
+     * when it is empty and {@code always} is false.
+     */
+    private boolean stringValue(boolean always) throws Unsupported {
+      if (text[pos] != '"') {
+        throw new Unsupported("not a string");
+      }
+      int from = pos + 1;
+      int i = from;
+      for (char c = text[i]; c != '"'; c = text[++i]) {
+        if (c == '\\' || c >= 0x80) {
+          out.string(string()); // escapes or beyond ASCII: decoded, then encoded
+          return true;
+        }
+      }
+      int length = i - from;
+      pos = i + 1;
+      if (length == 0 && !always) {
+        return false;
+      }
+      out.ascii(text, from, length);
+      return true;
+    }
+
+    private String requireString() throws Unsupported {
+      if (text[pos] != '"') {
+        throw new Unsupported("not a string");
+      }
+      return string();
+    }
+
+    /** A member name at {@code pos}, interned; a name with escapes is left to JsonFormat. */
+    private String name() throws Unsupported {
+      int from = pos + 1;
+      int hash = 0;
+      int i = from;
+      for (char c = text[i]; c != '"'; c = text[++i]) {
+        if (c == '\\') {
+          throw new Unsupported("escapes in a member name");
+        }
+        hash = 31 * hash + c;
+      }
+      pos = i + 1;
+      return known(names, from, i - from, hash, true);
+    }
+
+    /** The string at {@code pos} (an opening quote), its escapes decoded. */
+    private String string() throws Unsupported {
+      int from = pos + 1;
+      int hash = 0;
+      int i = from;
+      StringBuilder decoded = null;
+      for (char c = text[i]; c != '"'; c = text[++i]) {
+        if (c == '\\') {
+          decoded = new StringBuilder();
+          break;
+        }
+        hash = 31 * hash + c;
+      }
+      if (decoded == null) {
+        pos = i + 1;
+        // Short strings repeat (enum names, type URLs): each is made once.
+        return i - from <= 64 ? known(strings, from, i - from, hash, false) : new String(text, from, i - from);
+      }
+      decoded.append(text, from, i - from);
+      while (text[i] != '"') {
+        char c = text[i++];
+        if (c != '\\') {
+          decoded.append(c);
+          continue;
+        }
+        char e = text[i++];
+        switch (e) {
+          case 'b' -> decoded.append('\b');
+          case 'f' -> decoded.append('\f');
+          case 'n' -> decoded.append('\n');
+          case 'r' -> decoded.append('\r');
+          case 't' -> decoded.append('\t');
+          case 'u' -> {
+            decoded.append((char) Integer.parseInt(new String(text, i, 4), 16));
+            i += 4;
+          }
+          default -> decoded.append(e); // " \ /
+        }
+      }
+      pos = i + 1;
+      return decoded.toString();
+    }
+
+    /** The {@code length} characters at {@code from} as a String made once per thread (a slot of {@code table}). */
+    private String known(String[] table, int from, int length, int hash, boolean intern) {
+      int slot = (hash ^ (hash >>> 16)) & (table.length - 1);
+      String s = table[slot];
+      if (s == null || !sameAs(s, from, length)) {
+        s = new String(text, from, length);
+        if (intern) {
+          // Interned, as the field tables' names are: a lookup finds the same instance.
+          s = s.intern();
+        }
+        table[slot] = s;
+      }
+      return s;
+    }
+
+    private boolean sameAs(String s, int from, int length) {
+      if (s.length() != length) {
+        return false;
+      }
+      for (int i = 0; i < length; i++) {
+        if (s.charAt(i) != text[from + i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Past the value at {@code pos}. */
+    private void skipValue() {
+      char c = text[pos];
+      if (c == '"') {
+        pos++;
+        while (text[pos] != '"') {
+          pos += text[pos] == '\\' ? 2 : 1;
+        }
+        pos++;
+      } else if (c == '{' || c == '[') {
+        int nesting = 0;
+        do {
+          char d = text[pos];
+          if (d == '"') {
+            skipValue();
+            continue;
+          }
+          if (d == '{' || d == '[') {
+            nesting++;
+          } else if (d == '}' || d == ']') {
+            nesting--;
+          }
+          pos++;
+        } while (nesting > 0);
+      } else {
+        while (pos < text.length && ",}] \t\r\n".indexOf(text[pos]) < 0) {
+          pos++;
+        }
+      }
+    }
+
+    private void space() {
+      while (pos < text.length) {
+        char c = text[pos];
+        if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+          return;
+        }
+        pos++;
+      }
+    }
   }
 
-  /** The JSON names of a message's fields: proto3 JSON's lowerCamelCase and the proto name. */
-  private static Map<String, FieldDescriptor> fieldsOf(Descriptor d) {
-    return FIELDS.computeIfAbsent(d, k -> {
-      Map<String, FieldDescriptor> m = new HashMap<>();
-      for (FieldDescriptor f : k.getFields()) {
-        // Interned, as JsonText's member names are (a lookup compares the same instance).
-        m.put(f.getName().intern(), f);
-        m.put(f.getJsonName().intern(), f);
+  /** One object's fields as written so far: which, and where their bytes are. */
+  private static final class Level {
+    FieldDescriptor[] fields = new FieldDescriptor[8];
+    int[] starts = new int[8];
+    int[] ends = new int[8];
+    int count;
+
+    /** Refuses a field given twice, or a second member of a oneof (JsonFormat says which is wrong). */
+    void check(FieldDescriptor f) throws Unsupported {
+      for (int i = 0; i < count; i++) {
+        FieldDescriptor g = fields[i];
+        if (g == f) {
+          throw new Unsupported("field " + f.getName() + " twice");
+        }
+        if (f.getContainingOneof() != null && g.getContainingOneof() == f.getContainingOneof()) {
+          throw new Unsupported("two fields of a oneof");
+        }
       }
-      return m;
-    });
+    }
+
+    void add(FieldDescriptor f, int start, int end) {
+      if (count == fields.length) {
+        fields = Arrays.copyOf(fields, count * 2);
+        starts = Arrays.copyOf(starts, count * 2);
+        ends = Arrays.copyOf(ends, count * 2);
+      }
+      fields[count] = f;
+      starts[count] = start;
+      ends[count++] = end;
+    }
+
+    /** Rewrites the message's bytes from {@code bodyStart} with its fields in number order (protobuf's). */
+    void sortInto(Out out, int bodyStart) {
+      byte[] written = Arrays.copyOfRange(out.buf, bodyStart, out.size);
+      Integer[] order = new Integer[count];
+      for (int i = 0; i < count; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (a, b) -> Integer.compare(fields[a].getNumber(), fields[b].getNumber())); // stable
+      int at = bodyStart;
+      for (int i : order) {
+        int length = ends[i] - starts[i];
+        System.arraycopy(written, starts[i] - bodyStart, out.buf, at, length);
+        at += length;
+      }
+    }
   }
 
   /** A growing buffer of wire bytes; a nested message is written in place and its length put before it. */
   private static final class Out {
-    byte[] buf = new byte[256];
+    byte[] buf = new byte[1024];
     int size;
 
     void tag(int number, int wireType) {
@@ -520,19 +793,17 @@ final class FastProtoReader {
       size += b.length;
     }
 
-    /** A string as UTF-8 with its length; ASCII (addresses, names) is written without a byte[] between. */
+    /** A string as UTF-8 with its length. */
     void string(String s) {
-      int length = s.length();
-      for (int i = 0; i < length; i++) {
-        if (s.charAt(i) >= 0x80) {
-          bytes(s.getBytes(StandardCharsets.UTF_8));
-          return;
-        }
-      }
+      bytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code length} ASCII characters of {@code text} with their length: each is its own UTF-8 byte. */
+    void ascii(char[] text, int from, int length) {
       varint(length);
       ensure(length);
       for (int i = 0; i < length; i++) {
-        buf[size++] = (byte) s.charAt(i);
+        buf[size++] = (byte) text[from + i];
       }
     }
 

@@ -75,11 +75,6 @@ public final class JsonNode {
     return kind == Kind.OBJECT ? (Map<String, JsonNode>) children() : Map.of();
   }
 
-  /** An object's members, walked by index; for an object only. */
-  Members memberList() {
-    return (Members) children();
-  }
-
   /** An array's elements (empty otherwise). */
   @SuppressWarnings("unchecked")
   public List<JsonNode> elements() {

@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #parse} checks the whole document but builds nodes only near its root (where documents
  * hold their resources): an object or array deeper than {@link #EAGER_DEPTH} is a lazy node, read
- * from its span when asked ({@link JsonNode#members}); {@link #parseWhole} reads one value whole (a
- * resource, handed to the proto reader and dropped). A large document is then never held as one
- * tree of millions of nodes, which the collector would copy again and again.
+ * from its span when asked ({@link JsonNode#members}); a resource's proto is written from its text
+ * ({@code FastProtoReader}). A large document is then never held as one tree of millions of nodes,
+ * which the collector would copy again and again.
  */
 public final class JsonText {
   /** Malformed JSON, at a line and column. */
@@ -95,14 +95,9 @@ public final class JsonText {
     return root;
   }
 
-  /** A value of a document {@link #parse} read, built whole (no lazy node in it). */
-  public static JsonNode parseWhole(String text, JsonNode value) {
-    return parseWhole(text.toCharArray(), value);
-  }
-
-  /** {@link #parseWhole(String, JsonNode)} of the characters {@link #parse(char[], List)} read. */
-  public static JsonNode parseWhole(char[] text, JsonNode value) {
-    return reparse(text, value, Integer.MAX_VALUE);
+  /** A value of a document {@link #parse} read, built whole (no lazy node in it): what a lazy tree reads as. */
+  static JsonNode parseWhole(String text, JsonNode value) {
+    return reparse(text.toCharArray(), value, Integer.MAX_VALUE);
   }
 
   /** A lazy node's members (a Map) or elements (a List), each object or array among them lazy. */

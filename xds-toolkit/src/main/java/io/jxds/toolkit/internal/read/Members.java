@@ -11,8 +11,7 @@ import java.util.Set;
 
 /**
  * A JSON object's members in order, in two arrays: most objects of an xDS document have one to
- * four members, and a LinkedHashMap per object was most of the parsed tree's memory. Readers walk
- * them by index ({@link #key}, {@link #value}) without an entry object per member. Lookups are
+ * four members, and a LinkedHashMap per object was most of the parsed tree's memory. Lookups are
  * linear up to {@link #LINEAR} members, through an index by name beyond (a Struct may hold
  * thousands). Immutable once parsed; a member given twice keeps its first place and its last
  * value, as a LinkedHashMap would.
@@ -48,16 +47,6 @@ final class Members extends AbstractMap<String, JsonNode> {
         index.put(keys[i], i);
       }
     }
-  }
-
-  /** The name of the member at {@code i}, in document order. */
-  String key(int i) {
-    return keys[i];
-  }
-
-  /** The value of the member at {@code i}. */
-  JsonNode value(int i) {
-    return values[i];
   }
 
   private int indexOf(Object key) {

@@ -291,9 +291,8 @@ public final class ResourceFinder {
   private void readPending() throws BadInputException {
     List<Any> fastAnys = pending.parallelStream().map(p -> {
       try {
-        // The resource whole, read and dropped here: the document's tree keeps only its top.
-        return Any.newBuilder().setTypeUrl(p.node().stringMember("@type"))
-            .setValue(fast.readAnyBytes(JsonText.parseWhole(chars, p.node()))).build();
+        // Read from the resource's text: the document's tree keeps only its top.
+        return Any.newBuilder().setTypeUrl(p.node().stringMember("@type")).setValue(fast.readAnyBytes(p.node())).build();
       } catch (FastProtoReader.Unsupported e) {
         return null; // JsonFormat reads it below: the same proto, and JsonFormat's messages
       }

@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Any;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Message;
+import com.google.gson.Gson;
 import com.google.protobuf.util.JsonFormat;
 import io.jxds.toolkit.internal.KnownTypes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,6 +55,31 @@ class FastProtoReaderTest {
         + " \"num_retries\": 2, \"retriable_status_codes\": [503, 0, 4294967295]},"
         + " \"hash_policy\": [{\"header\": {\"header_name\": \"h\"}, \"terminal\": true}]}}]}]}";
     assertThat(compareAll("[" + cluster + ", " + route + "]")).isEqualTo(2);
+  }
+
+  /**
+   * The reader walks the text left to right: the same resources with every object's members in a
+   * random order (an Any's {@code "@type"} anywhere among them, fields out of number order) and
+   * random spacing must still give JsonFormat's bytes, and the same ones as before the shuffle.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"before.json", "after.json", "routes.json"})
+  void givesJsonFormatsProtosWhateverTheMemberOrderAndSpacing(String example) throws Exception {
+    String text = Files.readString(Path.of(getClass().getResource("/examples/" + example).toURI()));
+    int read = compareAll(text);
+    SplittableRandom random = new SplittableRandom(example.hashCode());
+    for (int i = 0; i < 20; i++) {
+      StringBuilder shuffled = new StringBuilder();
+      rewrite(JsonText.parseWhole(text, JsonText.parse(text)), text, random, shuffled);
+      assertThat(compareAll(shuffled.toString())).as("shuffle %d of %s", i, example).isEqualTo(read);
+    }
+  }
+
+  @Test
+  void decodesEscapesAndTextBeyondAscii() throws Exception {
+    String cluster = "{\"name\": \"caf\u00e9-\\u00e9\\\"q\\\"\\n\", \"eds_cluster_config\": {\"service_name\": \"\\/x\"},"
+        + " \"alt_stat_name\": \"\ud83d\ude00\", \"@type\": \"type.googleapis.com/envoy.config.cluster.v3.Cluster\"}";
+    assertThat(compareAll(cluster)).isEqualTo(1);
   }
 
   @Test
@@ -97,6 +127,34 @@ class FastProtoReaderTest {
           .isEqualTo(slow.getValue());
     }
     return read;
+  }
+
+  /** {@code n} written again, each object's members shuffled, with random spaces and line breaks between tokens. */
+  private static void rewrite(JsonNode n, String text, SplittableRandom random, StringBuilder out) {
+    if (n.isObject()) {
+      List<Map.Entry<String, JsonNode>> members = new ArrayList<>(n.members().entrySet());
+      Collections.shuffle(members, new Random(random.nextLong()));
+      out.append('{').append(space(random));
+      for (int i = 0; i < members.size(); i++) {
+        out.append(i == 0 ? "" : "," + space(random)).append(new Gson().toJson(members.get(i).getKey()))
+            .append(space(random)).append(':').append(space(random));
+        rewrite(members.get(i).getValue(), text, random, out);
+      }
+      out.append(space(random)).append('}');
+    } else if (n.isArray()) {
+      out.append('[').append(space(random));
+      for (int i = 0; i < n.elements().size(); i++) {
+        out.append(i == 0 ? "" : "," + space(random));
+        rewrite(n.elements().get(i), text, random, out);
+      }
+      out.append(space(random)).append(']');
+    } else {
+      out.append(n.text(text));
+    }
+  }
+
+  private static String space(SplittableRandom random) {
+    return List.of("", " ", "\n  ", "\t", "\r\n").get(random.nextInt(5));
   }
 
   private static void collect(JsonNode n, List<JsonNode> resources) {
