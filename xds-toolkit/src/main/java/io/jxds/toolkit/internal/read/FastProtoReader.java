@@ -51,7 +51,7 @@ final class FastProtoReader {
     this.text = text;
   }
 
-  /** The message of the {@code Any} whose JSON ({@code "@type"} and the message's fields) {@code n} is, as wire bytes. */
+  /** The message of the {@code Any} whose JSON ({@code "@type"} and the message's fields) is {@code n}, as bytes. */
   ByteString readAnyBytes(JsonNode n) throws Unsupported {
     Walk walk = WALKS.get();
     walk.start(text, n.start());
@@ -127,6 +127,12 @@ final class FastProtoReader {
     private final String[] names = new String[256];
     /** Short string values seen (enum names, type URLs), each made once. */
     private final String[] strings = new String[256];
+    /**
+     * The characters of each of {@link #names} and {@link #strings}, compared with the text's (C1's
+     * code, which runs a short ./jxds, indexes an array far more cheaply than it calls String.charAt).
+     */
+    private final char[][] nameChars = new char[256][];
+    private final char[][] stringChars = new char[256][];
 
     void start(char[] text, int pos) {
       this.text = text;
@@ -471,7 +477,7 @@ final class FastProtoReader {
       throw new Unsupported("not a boolean");
     }
 
-    /** Whether the literal {@code word} (true, false, null) is at {@code pos}; the text was checked, so its first letter tells. */
+    /** Whether the literal {@code word} (true, false, null) is at {@code pos}: the text was checked, its first letter tells. */
     private boolean literal(String word) {
       return text[pos] == word.charAt(0);
     }
@@ -591,7 +597,7 @@ final class FastProtoReader {
         hash = 31 * hash + c;
       }
       pos = i + 1;
-      return known(names, from, i - from, hash, true);
+      return known(names, nameChars, from, i - from, hash, true);
     }
 
     /** The string at {@code pos} (an opening quote), its escapes decoded. */
@@ -610,7 +616,8 @@ final class FastProtoReader {
       if (decoded == null) {
         pos = i + 1;
         // Short strings repeat (enum names, type URLs): each is made once.
-        return i - from <= 64 ? known(strings, from, i - from, hash, false) : new String(text, from, i - from);
+        int length = i - from;
+        return length <= 64 ? known(strings, stringChars, from, length, hash, false) : new String(text, from, length);
       }
       decoded.append(text, from, i - from);
       while (text[i] != '"') {
@@ -637,27 +644,31 @@ final class FastProtoReader {
       return decoded.toString();
     }
 
-    /** The {@code length} characters at {@code from} as a String made once per thread (a slot of {@code table}). */
-    private String known(String[] table, int from, int length, int hash, boolean intern) {
+    /**
+     * The {@code length} characters at {@code from} as a String made once per thread: a slot of
+     * {@code table}, its characters in {@code chars}.
+     */
+    private String known(String[] table, char[][] chars, int from, int length, int hash, boolean intern) {
       int slot = (hash ^ (hash >>> 16)) & (table.length - 1);
       String s = table[slot];
-      if (s == null || !sameAs(s, from, length)) {
+      if (s == null || !sameAs(chars[slot], from, length)) {
         s = new String(text, from, length);
         if (intern) {
           // Interned, as the field tables' names are: a lookup finds the same instance.
           s = s.intern();
         }
         table[slot] = s;
+        chars[slot] = Arrays.copyOfRange(text, from, from + length);
       }
       return s;
     }
 
-    private boolean sameAs(String s, int from, int length) {
-      if (s.length() != length) {
+    private boolean sameAs(char[] known, int from, int length) {
+      if (known.length != length) {
         return false;
       }
       for (int i = 0; i < length; i++) {
-        if (s.charAt(i) != text[from + i]) {
+        if (known[i] != text[from + i]) {
           return false;
         }
       }
@@ -711,6 +722,8 @@ final class FastProtoReader {
     FieldDescriptor[] fields = new FieldDescriptor[8];
     int[] starts = new int[8];
     int[] ends = new int[8];
+    /** The fields' indexes in number order, while sorting. */
+    int[] order = new int[8];
     int count;
 
     /** Refuses a field given twice, or a second member of a oneof (JsonFormat says which is wrong). */
@@ -737,16 +750,27 @@ final class FastProtoReader {
       ends[count++] = end;
     }
 
-    /** Rewrites the message's bytes from {@code bodyStart} with its fields in number order (protobuf's). */
+    /**
+     * Rewrites the message's bytes from {@code bodyStart} with its fields in number order (protobuf's):
+     * an insertion sort of the few fields, then each field's bytes copied back from {@code out}'s spare.
+     */
     void sortInto(Out out, int bodyStart) {
-      byte[] written = Arrays.copyOfRange(out.buf, bodyStart, out.size);
-      Integer[] order = new Integer[count];
-      for (int i = 0; i < count; i++) {
-        order[i] = i;
+      if (order.length < count) {
+        order = new int[fields.length];
       }
-      Arrays.sort(order, (a, b) -> Integer.compare(fields[a].getNumber(), fields[b].getNumber())); // stable
+      for (int i = 0; i < count; i++) {
+        int field = i;
+        int j = i - 1;
+        for (; j >= 0 && fields[order[j]].getNumber() > fields[field].getNumber(); j--) {
+          order[j + 1] = order[j];
+        }
+        order[j + 1] = field;
+      }
+      byte[] written = out.spare(out.size - bodyStart);
+      System.arraycopy(out.buf, bodyStart, written, 0, out.size - bodyStart);
       int at = bodyStart;
-      for (int i : order) {
+      for (int k = 0; k < count; k++) {
+        int i = order[k];
         int length = ends[i] - starts[i];
         System.arraycopy(written, starts[i] - bodyStart, out.buf, at, length);
         at += length;
@@ -758,6 +782,16 @@ final class FastProtoReader {
   private static final class Out {
     byte[] buf = new byte[1024];
     int size;
+    /** A second buffer, reused, for bytes moved about. */
+    private byte[] spare = new byte[1024];
+
+    /** The spare buffer, with room for {@code length} bytes. */
+    byte[] spare(int length) {
+      if (spare.length < length) {
+        spare = new byte[Math.max(length, spare.length * 2)];
+      }
+      return spare;
+    }
 
     void tag(int number, int wireType) {
       varint(((long) number << 3) | wireType);

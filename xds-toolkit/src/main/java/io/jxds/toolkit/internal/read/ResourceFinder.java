@@ -1,6 +1,7 @@
 package io.jxds.toolkit.internal.read;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
@@ -292,7 +293,8 @@ public final class ResourceFinder {
     List<Any> fastAnys = pending.parallelStream().map(p -> {
       try {
         // Read from the resource's text: the document's tree keeps only its top.
-        return Any.newBuilder().setTypeUrl(p.node().stringMember("@type")).setValue(fast.readAnyBytes(p.node())).build();
+        ByteString value = fast.readAnyBytes(p.node());
+        return Any.newBuilder().setTypeUrl(p.node().stringMember("@type")).setValue(value).build();
       } catch (FastProtoReader.Unsupported e) {
         return null; // JsonFormat reads it below: the same proto, and JsonFormat's messages
       }

@@ -77,7 +77,8 @@ class FastProtoReaderTest {
 
   @Test
   void decodesEscapesAndTextBeyondAscii() throws Exception {
-    String cluster = "{\"name\": \"caf\u00e9-\\u00e9\\\"q\\\"\\n\", \"eds_cluster_config\": {\"service_name\": \"\\/x\"},"
+    String cluster = "{\"name\": \"caf\u00e9-\\u00e9\\\"q\\\"\\n\","
+        + " \"eds_cluster_config\": {\"service_name\": \"\\/x\"},"
         + " \"alt_stat_name\": \"\ud83d\ude00\", \"@type\": \"type.googleapis.com/envoy.config.cluster.v3.Cluster\"}";
     assertThat(compareAll(cluster)).isEqualTo(1);
   }
