@@ -146,27 +146,26 @@ final class FastProtoReader {
       fields(descriptor(typeOfObject()), true);
     }
 
-    /** The object at {@code pos}'s {@code "@type"} string, found without moving. */
+    /** The object at {@code pos}'s {@code "@type"} string (null without one), found without moving. */
     private String typeOfObject() throws Unsupported {
       int at = pos;
-      String type = null;
       if (text[pos] != '{') {
         throw new Unsupported("not an object");
       }
       pos++;
       space();
-      while (text[pos] != '}') {
+      String type = null;
+      while (type == null && text[pos] != '}') {
         String name = name();
         space();
         pos++; // ':'
         space();
-        if (name.equals("@type")) {
-          if (text[pos] != '"') {
-            throw new Unsupported("@type not a string");
-          }
+        if (!name.equals("@type")) {
+          skipValue();
+        } else if (text[pos] == '"') {
           type = string();
         } else {
-          skipValue();
+          throw new Unsupported("@type not a string");
         }
         space();
         if (text[pos] == ',') {
@@ -184,8 +183,8 @@ final class FastProtoReader {
         throw new Unsupported("not an object");
       }
       pos++;
-      Map<String, FieldDescriptor> byName = fieldsOf(d);
       Level level = enter();
+      Map<String, FieldDescriptor> byName = level.fieldsOf(d);
       int bodyStart = out.size;
       boolean inOrder = true;
       space();
@@ -719,12 +718,23 @@ final class FastProtoReader {
 
   /** One object's fields as written so far: which, and where their bytes are. */
   private static final class Level {
+    /** The message type last read at this level and its fields by name: a level mostly reads one type. */
+    private Descriptor type;
+    private Map<String, FieldDescriptor> byName;
     FieldDescriptor[] fields = new FieldDescriptor[8];
     int[] starts = new int[8];
     int[] ends = new int[8];
     /** The fields' indexes in number order, while sorting. */
     int[] order = new int[8];
     int count;
+
+    Map<String, FieldDescriptor> fieldsOf(Descriptor d) {
+      if (d != type) {
+        type = d;
+        byName = FastProtoReader.fieldsOf(d);
+      }
+      return byName;
+    }
 
     /** Refuses a field given twice, or a second member of a oneof (JsonFormat says which is wrong). */
     void check(FieldDescriptor f) throws Unsupported {
