@@ -14,10 +14,6 @@ import io.jxds.toolkit.internal.live.Fetcher;
 import io.jxds.toolkit.internal.plan.Planner;
 import io.jxds.toolkit.internal.read.ResourceFinder;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -130,7 +126,7 @@ public final class Snapshot {
     List<XdsResource> list = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     for (Path file : files) {
-      ResourceFinder.Found found = ResourceFinder.find(readChars(file), file.toString());
+      ResourceFinder.Found found = ResourceFinder.find(readBytes(file), file.toString());
       list.addAll(found.resources());
       notes.addAll(found.notes());
     }
@@ -146,7 +142,7 @@ public final class Snapshot {
    * @throws BadInputException naming the source and line when the text is not xDS JSON
    */
   public static Snapshot parse(String json, String sourceName) throws BadInputException {
-    ResourceFinder.Found found = ResourceFinder.find(json.toCharArray(), sourceName);
+    ResourceFinder.Found found = ResourceFinder.find(json.getBytes(StandardCharsets.UTF_8), sourceName);
     return new Snapshot(found.resources(), found.notes());
   }
 
@@ -267,37 +263,13 @@ public final class Snapshot {
     }
   }
 
-  private static char[] readChars(Path file) throws BadInputException {
-    byte[] bytes;
+  private static byte[] readBytes(Path file) throws BadInputException {
     try {
-      bytes = Files.readAllBytes(file);
+      return Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
       throw new BadInputException(file + ": cannot read: no such file", e);
     } catch (IOException | SecurityException e) {
       throw new BadInputException(file + ": cannot read: " + e.getMessage(), e);
-    }
-    // One pass for the usual ASCII file, straight to the characters the parser reads (no String
-    // between); a byte outside ASCII has the strict decoder read the whole text, to tell malformed UTF-8.
-    char[] chars = new char[bytes.length];
-    for (int i = 0; i < bytes.length; i++) {
-      byte b = bytes[i];
-      if (b < 0) {
-        return decodeStrictly(file, bytes);
-      }
-      chars[i] = (char) b;
-    }
-    return chars;
-  }
-
-  private static char[] decodeStrictly(Path file, byte[] bytes) throws BadInputException {
-    try {
-      CharBuffer decoded = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes));
-      return Arrays.copyOfRange(decoded.array(), decoded.position(), decoded.limit());
-    } catch (CharacterCodingException e) {
-      throw new BadInputException(file + ": not xDS JSON: not UTF-8 text (the toolkit reads envoy's proto3 JSON)", e);
     }
   }
 }

@@ -39,15 +39,13 @@ final class FastProtoReader {
 
   private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS = new ConcurrentHashMap<>();
   private static final Map<EnumDescriptor, Map<String, EnumValueDescriptor>> ENUM_VALUES = new ConcurrentHashMap<>();
-  private static final char[] TRUE = "true".toCharArray();
-  private static final char[] FALSE = "false".toCharArray();
   /** Each thread's buffers, reused resource after resource: only the finished bytes are copied out. */
   private static final ThreadLocal<Walk> WALKS = ThreadLocal.withInitial(Walk::new);
 
-  /** The document's characters (JsonText's). */
-  private final char[] text;
+  /** The document's UTF-8 bytes (JsonText's). */
+  private final byte[] text;
 
-  FastProtoReader(char[] text) {
+  FastProtoReader(byte[] text) {
     this.text = text;
   }
 
@@ -121,20 +119,17 @@ final class FastProtoReader {
     final Out out = new Out();
     private Level[] levels = new Level[8];
     private int depth;
-    private char[] text;
+    private byte[] text;
     private int pos;
     /** Member names seen, each made once and interned (a small table by hash). */
     private final String[] names = new String[256];
     /** Short string values seen (enum names, type URLs), each made once. */
     private final String[] strings = new String[256];
-    /**
-     * The characters of each of {@link #names} and {@link #strings}, compared with the text's (C1's
-     * code, which runs a short ./jxds, indexes an array far more cheaply than it calls String.charAt).
-     */
-    private final char[][] nameChars = new char[256][];
-    private final char[][] stringChars = new char[256][];
+    /** The UTF-8 bytes of each of {@link #names} and {@link #strings}, compared with the text's. */
+    private final byte[][] nameBytes = new byte[256][];
+    private final byte[][] stringBytes = new byte[256][];
 
-    void start(char[] text, int pos) {
+    void start(byte[] text, int pos) {
       this.text = text;
       this.pos = pos;
       this.depth = 0;
@@ -466,17 +461,17 @@ final class FastProtoReader {
 
     private boolean bool() throws Unsupported {
       if (literal("true")) {
-        pos += TRUE.length;
+        pos += "true".length();
         return true;
       }
       if (literal("false")) {
-        pos += FALSE.length;
+        pos += "false".length();
         return false;
       }
       throw new Unsupported("not a boolean");
     }
 
-    /** Whether the literal {@code word} (true, false, null) is at {@code pos}: the text was checked, its first letter tells. */
+    /** Whether the literal {@code word} (true, false, null) is at {@code pos}: checked JSON, its first letter tells. */
     private boolean literal(String word) {
       return text[pos] == word.charAt(0);
     }
@@ -512,7 +507,7 @@ final class FastProtoReader {
       }
       long value = 0;
       for (int i = negative ? from + 1 : from; i < to; i++) {
-        char c = text[i];
+        byte c = text[i];
         if (c < '0' || c > '9') {
           throw new Unsupported("not plain digits");
         }
@@ -534,14 +529,14 @@ final class FastProtoReader {
       }
       int from = pos;
       pos = numberEnd();
-      return Double.parseDouble(new String(text, from, pos - from));
+      return Double.parseDouble(new String(text, from, pos - from, StandardCharsets.ISO_8859_1));
     }
 
     /** After the number at {@code pos} (checked JSON: sign, digits, fraction, exponent). */
     private int numberEnd() {
       int i = pos;
       while (i < text.length) {
-        char c = text[i];
+        byte c = text[i];
         if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
           i++;
         } else {
@@ -552,9 +547,9 @@ final class FastProtoReader {
     }
 
     /**
-     * A string value, written as its length and UTF-8 bytes; ASCII without escapes (addresses,
-     * names) goes from the text to the bytes with no String between. False, with nothing written,
-     * when it is empty and {@code always} is false.
+     * A string value, written as its length and UTF-8 bytes: without escapes, the text's own bytes
+     * (UTF-8 that JsonText checked), with no String between. False, with nothing written, when it
+     * is empty and {@code always} is false.
      */
     private boolean stringValue(boolean always) throws Unsupported {
       if (text[pos] != '"') {
@@ -562,9 +557,9 @@ final class FastProtoReader {
       }
       int from = pos + 1;
       int i = from;
-      for (char c = text[i]; c != '"'; c = text[++i]) {
-        if (c == '\\' || c >= 0x80) {
-          out.string(string()); // escapes or beyond ASCII: decoded, then encoded
+      for (byte c = text[i]; c != '"'; c = text[++i]) {
+        if (c == '\\') {
+          out.string(string()); // escapes: decoded, then encoded
           return true;
         }
       }
@@ -573,7 +568,7 @@ final class FastProtoReader {
       if (length == 0 && !always) {
         return false;
       }
-      out.ascii(text, from, length);
+      out.raw(text, from, length);
       return true;
     }
 
@@ -589,14 +584,14 @@ final class FastProtoReader {
       int from = pos + 1;
       int hash = 0;
       int i = from;
-      for (char c = text[i]; c != '"'; c = text[++i]) {
+      for (byte c = text[i]; c != '"'; c = text[++i]) {
         if (c == '\\') {
           throw new Unsupported("escapes in a member name");
         }
         hash = 31 * hash + c;
       }
       pos = i + 1;
-      return known(names, nameChars, from, i - from, hash, true);
+      return known(names, nameBytes, from, i - from, hash, true);
     }
 
     /** The string at {@code pos} (an opening quote), its escapes decoded. */
@@ -604,28 +599,32 @@ final class FastProtoReader {
       int from = pos + 1;
       int hash = 0;
       int i = from;
-      StringBuilder decoded = null;
-      for (char c = text[i]; c != '"'; c = text[++i]) {
+      for (byte c = text[i]; c != '"'; c = text[++i]) {
         if (c == '\\') {
-          decoded = new StringBuilder();
-          break;
+          return decodeEscaped(from);
         }
         hash = 31 * hash + c;
       }
-      if (decoded == null) {
-        pos = i + 1;
-        // Short strings repeat (enum names, type URLs): each is made once.
-        int length = i - from;
-        return length <= 64 ? known(strings, stringChars, from, length, hash, false) : new String(text, from, length);
-      }
-      decoded.append(text, from, i - from);
+      pos = i + 1;
+      // Short strings repeat (enum names, type URLs): each is made once.
+      int length = i - from;
+      return length <= 64 ? known(strings, stringBytes, from, length, hash, false)
+          : new String(text, from, length, StandardCharsets.UTF_8);
+    }
+
+    /** The string from {@code from} to its closing quote, with escapes, decoded; {@code pos} after it. */
+    private String decodeEscaped(int from) {
+      StringBuilder decoded = new StringBuilder();
+      int i = from;
+      int run = from;
       while (text[i] != '"') {
-        char c = text[i++];
-        if (c != '\\') {
-          decoded.append(c);
+        if (text[i] != '\\') {
+          i++;
           continue;
         }
-        char e = text[i++];
+        decoded.append(new String(text, run, i - run, StandardCharsets.UTF_8));
+        byte e = text[i + 1];
+        i += 2;
         switch (e) {
           case 'b' -> decoded.append('\b');
           case 'f' -> decoded.append('\f');
@@ -633,36 +632,38 @@ final class FastProtoReader {
           case 'r' -> decoded.append('\r');
           case 't' -> decoded.append('\t');
           case 'u' -> {
-            decoded.append((char) Integer.parseInt(new String(text, i, 4), 16));
+            decoded.append((char) Integer.parseInt(new String(text, i, 4, StandardCharsets.ISO_8859_1), 16));
             i += 4;
           }
-          default -> decoded.append(e); // " \ /
+          default -> decoded.append((char) e); // " \ /
         }
+        run = i;
       }
+      decoded.append(new String(text, run, i - run, StandardCharsets.UTF_8));
       pos = i + 1;
       return decoded.toString();
     }
 
     /**
-     * The {@code length} characters at {@code from} as a String made once per thread: a slot of
-     * {@code table}, its characters in {@code chars}.
+     * The {@code length} bytes at {@code from} as a String made once per thread: a slot of
+     * {@code table}, its bytes in {@code bytes}.
      */
-    private String known(String[] table, char[][] chars, int from, int length, int hash, boolean intern) {
+    private String known(String[] table, byte[][] bytes, int from, int length, int hash, boolean intern) {
       int slot = (hash ^ (hash >>> 16)) & (table.length - 1);
       String s = table[slot];
-      if (s == null || !sameAs(chars[slot], from, length)) {
-        s = new String(text, from, length);
+      if (s == null || !sameAs(bytes[slot], from, length)) {
+        s = new String(text, from, length, StandardCharsets.UTF_8);
         if (intern) {
           // Interned, as the field tables' names are: a lookup finds the same instance.
           s = s.intern();
         }
         table[slot] = s;
-        chars[slot] = Arrays.copyOfRange(text, from, from + length);
+        bytes[slot] = Arrays.copyOfRange(text, from, from + length);
       }
       return s;
     }
 
-    private boolean sameAs(char[] known, int from, int length) {
+    private boolean sameAs(byte[] known, int from, int length) {
       if (known.length != length) {
         return false;
       }
@@ -676,7 +677,7 @@ final class FastProtoReader {
 
     /** Past the value at {@code pos}. */
     private void skipValue() {
-      char c = text[pos];
+      byte c = text[pos];
       if (c == '"') {
         pos++;
         while (text[pos] != '"') {
@@ -686,7 +687,7 @@ final class FastProtoReader {
       } else if (c == '{' || c == '[') {
         int nesting = 0;
         do {
-          char d = text[pos];
+          byte d = text[pos];
           if (d == '"') {
             skipValue();
             continue;
@@ -699,15 +700,19 @@ final class FastProtoReader {
           pos++;
         } while (nesting > 0);
       } else {
-        while (pos < text.length && ",}] \t\r\n".indexOf(text[pos]) < 0) {
+        while (pos < text.length && !endsValue(text[pos])) {
           pos++;
         }
       }
     }
 
+    private static boolean endsValue(byte c) {
+      return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
     private void space() {
       while (pos < text.length) {
-        char c = text[pos];
+        byte c = text[pos];
         if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
           return;
         }
@@ -842,13 +847,12 @@ final class FastProtoReader {
       bytes(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code length} ASCII characters of {@code text} with their length: each is its own UTF-8 byte. */
-    void ascii(char[] text, int from, int length) {
+    /** {@code length} bytes of {@code text} with their length. */
+    void raw(byte[] text, int from, int length) {
       varint(length);
       ensure(length);
-      for (int i = 0; i < length; i++) {
-        buf[size++] = (byte) text[from + i];
-      }
+      System.arraycopy(text, from, buf, size, length);
+      size += length;
     }
 
     /** Where a nested message starts. */

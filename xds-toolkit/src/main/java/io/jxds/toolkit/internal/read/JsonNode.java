@@ -1,5 +1,6 @@
 package io.jxds.toolkit.internal.read;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -28,20 +29,20 @@ public final class JsonNode {
   private final int end;
   private final int line;
   private final @Nullable String string;
-  /** The document's text while the children are still to read, else null. */
-  private final char @Nullable [] lazyText;
-  /** An object's members (a Map) or an array's elements (a List), once read. */
+  /** The document's UTF-8 bytes, which the span indexes. */
+  private final byte[] document;
+  /** An object's members (a Map) or an array's elements (a List), once read; null while still to read. */
   private volatile @Nullable Object children;
 
   JsonNode(Kind kind, int start, int end, int line, @Nullable Object children, @Nullable String string,
-      char @Nullable [] lazyText) {
+      byte[] document, boolean lazy) {
     this.kind = kind;
     this.start = start;
     this.end = end;
     this.line = line;
-    this.children = children;
+    this.children = lazy ? null : children;
     this.string = string;
-    this.lazyText = lazyText;
+    this.document = document;
   }
 
   /** What the value is. */
@@ -49,12 +50,12 @@ public final class JsonNode {
     return kind;
   }
 
-  /** The offset of its first character. */
+  /** The offset of its first byte in the document's UTF-8. */
   public int start() {
     return start;
   }
 
-  /** The offset after its last character. */
+  /** The offset after its last byte. */
   public int end() {
     return end;
   }
@@ -84,7 +85,7 @@ public final class JsonNode {
   private Object children() {
     Object c = children;
     if (c == null) {
-      c = JsonText.children(lazyText, this);
+      c = JsonText.children(this);
       children = c; // two threads reading it at once would each read the same
     }
     return c;
@@ -108,9 +109,14 @@ public final class JsonNode {
     return n == null ? null : n.string();
   }
 
-  /** The text of this value in {@code text}. */
-  public String text(String text) {
-    return text.substring(start, end);
+  /** This value's JSON text, as written. */
+  public String text() {
+    return new String(document, start, end - start, StandardCharsets.UTF_8);
+  }
+
+  /** The document's UTF-8 bytes (its span indexes them). */
+  byte[] document() {
+    return document;
   }
 
   public boolean isObject() {

@@ -9,6 +9,10 @@ import io.jxds.api.ResourceTypes;
 import io.jxds.toolkit.BadInputException;
 import io.jxds.toolkit.XdsResource;
 import io.jxds.toolkit.internal.KnownTypes;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -30,7 +34,7 @@ public final class ResourceFinder {
 
   private static final String WRAPPER = "envoy.service.discovery.v3.Resource";
 
-  private final char[] chars;
+  private final byte[] text;
   private final String source;
   private final List<XdsResource> resources = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
@@ -39,28 +43,31 @@ public final class ResourceFinder {
   private JsonFormat.Parser strict;
   private JsonFormat.Parser lenient;
 
-  private ResourceFinder(char[] chars, String source) {
-    this.chars = chars;
+  private ResourceFinder(byte[] text, String source) {
+    this.text = text;
     this.source = source;
-    this.fast = new FastProtoReader(chars);
+    this.fast = new FastProtoReader(text);
   }
 
   /**
    * Reads one document.
    *
-   * @param chars the JSON text's characters (the found resources' nodes keep them: do not change them)
+   * @param text the JSON text's UTF-8 bytes (the found resources' nodes keep them: do not change them)
    * @param source names it in messages (a file name)
    * @throws BadInputException naming the source and line
    */
-  public static Found find(char[] chars, String source) throws BadInputException {
+  public static Found find(byte[] text, String source) throws BadInputException {
     JsonNode root;
     List<JsonNode> types = new ArrayList<>();
     try {
-      root = JsonText.parse(chars, types);
+      root = JsonText.parse(text, types);
     } catch (JsonText.SyntaxError e) {
+      if (e.notUtf8() || !isUtf8(text)) {
+        throw new BadInputException(source + ": not xDS JSON: not UTF-8 text (the toolkit reads envoy's proto3 JSON)");
+      }
       throw new BadInputException(source + ":" + e.line() + ": not JSON: " + e.getMessage());
     }
-    ResourceFinder finder = new ResourceFinder(chars, source);
+    ResourceFinder finder = new ResourceFinder(text, source);
     finder.typeRegistry(types);
     finder.document(root);
     finder.readPending();
@@ -308,7 +315,7 @@ public final class ResourceFinder {
   }
 
   private Any toAny(JsonNode n, String path) throws BadInputException {
-    String json = new String(chars, n.start(), n.end() - n.start());
+    String json = n.text();
     Any.Builder any = Any.newBuilder();
     try {
       strict.merge(json, any);
@@ -354,6 +361,17 @@ public final class ResourceFinder {
     JsonFormat.TypeRegistry registry = JsonFormat.TypeRegistry.newBuilder().add(found.values()).build();
     strict = JsonFormat.parser().usingTypeRegistry(registry);
     lenient = strict.ignoringUnknownFields();
+  }
+
+  /** Whether the bytes are UTF-8 as Java's strict decoder reads it (asked when they are not JSON). */
+  private static boolean isUtf8(byte[] text) {
+    try {
+      StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(text));
+      return true;
+    } catch (CharacterCodingException e) {
+      return false;
+    }
   }
 
   /** Container types are walked here, not parsed by JsonFormat: their descriptor is not needed. */

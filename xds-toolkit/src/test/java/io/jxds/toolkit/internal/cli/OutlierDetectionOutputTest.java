@@ -59,13 +59,13 @@ class OutlierDetectionOutputTest {
     assertThat(od.stringMember("interval")).isEqualTo("1s");
     assertThat(od.stringMember("baseEjectionTime")).isEqualTo("1.5s");
     assertThat(od.stringMember("maxEjectionTime")).isEqualTo("300s");
-    assertThat(od.member("maxEjectionPercent").text(out)).isEqualTo("50");
-    assertThat(od.member("successRate").text(out)).isEqualTo("null");
+    assertThat(od.member("maxEjectionPercent").text()).isEqualTo("50");
+    assertThat(od.member("successRate").text()).isEqualTo("null");
     JsonNode fp = od.member("failurePercentage");
-    assertThat(fp.member("threshold").text(out)).isEqualTo("40");
-    assertThat(fp.member("enforcementPercentage").text(out)).isEqualTo("100");
-    assertThat(fp.member("minimumHosts").text(out)).isEqualTo("3");
-    assertThat(fp.member("requestVolume").text(out)).isEqualTo("20");
-    assertThat(clusters.elements().get(1).member("outlierDetection").text(out)).isEqualTo("null");
+    assertThat(fp.member("threshold").text()).isEqualTo("40");
+    assertThat(fp.member("enforcementPercentage").text()).isEqualTo("100");
+    assertThat(fp.member("minimumHosts").text()).isEqualTo("3");
+    assertThat(fp.member("requestVolume").text()).isEqualTo("20");
+    assertThat(clusters.elements().get(1).member("outlierDetection").text()).isEqualTo("null");
   }
 }
