@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,7 +60,7 @@ class JsonTextLazyTest {
   }
 
   private static void assertSame(JsonNode a, JsonNode b, String text) {
-    String at = text + " at " + b;
+    Supplier<String> at = () -> text + " at " + b; // made only for a failure: a document is long
     assertThat(a.kind()).as(at).isEqualTo(b.kind());
     assertThat(a.start()).as(at).isEqualTo(b.start());
     assertThat(a.end()).as(at).isEqualTo(b.end());
