@@ -10,6 +10,7 @@ import io.jxds.toolkit.LocalityPlan;
 import io.jxds.toolkit.ResourceVerdict;
 import io.jxds.toolkit.TrafficPlan;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -99,12 +100,15 @@ public final class PlanDiffer {
       Change.Kind kind, String cluster, Map<String, Fraction> was, Map<String, Fraction> now, List<Change> changes) {
     Set<String> keys = new LinkedHashSet<>(now.keySet());
     keys.addAll(was.keySet());
+    // A plan's endpoints of one weight share one Fraction: each is written out once.
+    Map<Fraction, String> texts = new IdentityHashMap<>();
     for (String key : keys) {
       Fraction a = was.getOrDefault(key, Fraction.ZERO);
       Fraction b = now.getOrDefault(key, Fraction.ZERO);
       if (!Objects.equals(a, b)) {
-        changes.add(new Change(kind, cluster, key, was.containsKey(key) ? a.toString() : "absent",
-            now.containsKey(key) ? b.toString() : "absent", Optional.of(b.minus(a))));
+        changes.add(new Change(kind, cluster, key, was.containsKey(key) ? texts.computeIfAbsent(a, Fraction::toString)
+            : "absent", now.containsKey(key) ? texts.computeIfAbsent(b, Fraction::toString) : "absent",
+            Optional.of(b.minus(a))));
       }
     }
   }
