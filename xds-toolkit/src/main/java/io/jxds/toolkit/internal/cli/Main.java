@@ -36,7 +36,7 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(run(args, new PrintWriter(new Utf8Out(System.out), true), new PrintWriter(System.err, true)));
   }
 
   /** Runs one command line, writing to {@code out} and {@code err}; returns the exit code. */
