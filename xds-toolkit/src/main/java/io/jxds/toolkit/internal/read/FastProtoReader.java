@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a resource's proto wire bytes straight from its JSON text, which {@link JsonText} checked
@@ -53,8 +54,12 @@ final class FastProtoReader {
   ByteString readAnyBytes(JsonNode n) throws Unsupported {
     Walk walk = WALKS.get();
     walk.start(text, n.start());
-    walk.anyMessage();
-    return ByteString.copyFrom(walk.out.buf, 0, walk.out.size);
+    try {
+      walk.anyMessage();
+      return ByteString.copyFrom(walk.out.buf, 0, walk.out.size);
+    } finally {
+      walk.text = null; // the thread keeps its buffers, not the document
+    }
   }
 
   /** {@link #readAnyBytes} parsed into the generated message (for tests). */
@@ -119,7 +124,8 @@ final class FastProtoReader {
     final Out out = new Out();
     private Level[] levels = new Level[8];
     private int depth;
-    private byte[] text;
+    /** The document being read; null between resources. */
+    private byte @Nullable [] text;
     private int pos;
     /** Member names seen, each made once and interned (a small table by hash). */
     private final String[] names = new String[256];
@@ -724,8 +730,8 @@ final class FastProtoReader {
   /** One object's fields as written so far: which, and where their bytes are. */
   private static final class Level {
     /** The message type last read at this level and its fields by name: a level mostly reads one type. */
-    private Descriptor type;
-    private Map<String, FieldDescriptor> byName;
+    private @Nullable Descriptor type;
+    private @Nullable Map<String, FieldDescriptor> byName;
     FieldDescriptor[] fields = new FieldDescriptor[8];
     int[] starts = new int[8];
     int[] ends = new int[8];
