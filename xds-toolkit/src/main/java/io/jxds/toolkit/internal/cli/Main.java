@@ -43,7 +43,7 @@ public final class Main {
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     Preload.start();
     CommandLine cli = new CommandLine(new JxdsCommand());
-    // picocli builds its model of a command by reflection over the annotations, a tenth of a second
+    // picocli builds its model of a command by reflection over the annotations, tens of milliseconds
     // of a cold run each: a run builds only the command it runs; help and mistakes get them all.
     Supplier<Object> named = args.length == 0 ? null : SUBCOMMANDS.get(args[0]);
     if (named != null) {
