@@ -8,7 +8,6 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.WireFormat;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
@@ -22,11 +21,11 @@ import org.jspecify.annotations.Nullable;
  * {@code toByteString} give for the shapes xDS resources use (messages, repeated fields, scalars,
  * enums by name or number, wrapper types, durations, nested {@code Any}s), fields in number order
  * as protobuf writes them, without building a message or a JSON tree: the resource's text is read
- * once, left to right, into its bytes. Anything else (maps, Struct, Timestamp, null values,
- * unknown fields, numbers out of range or written as exponents, escapes in names...) throws
- * {@link Unsupported}, and the caller reads that resource with JsonFormat instead: the two give
- * equal bytes wherever this one answers ({@code FastProtoReaderTest}), and JsonFormat's messages
- * stay the ones users see.
+ * once, left to right ({@link JsonCursor}), into its bytes ({@link WireOut}). Anything else (maps,
+ * Struct, Timestamp, null values, unknown fields, numbers out of range or written as exponents,
+ * escapes in names...) throws {@link Unsupported}, and the caller reads that resource with
+ * JsonFormat instead: the two give equal bytes wherever this one answers ({@code
+ * FastProtoReaderTest}), and JsonFormat's messages stay the ones users see.
  */
 final class FastProtoReader {
   /** A shape this reader leaves to JsonFormat. */
@@ -58,7 +57,7 @@ final class FastProtoReader {
       walk.anyMessage();
       return ByteString.copyFrom(walk.out.buf, 0, walk.out.size);
     } finally {
-      walk.text = null; // the thread keeps its buffers, not the document
+      walk.finish(); // the thread keeps its buffers, not the document
     }
   }
 
@@ -116,93 +115,48 @@ final class FastProtoReader {
   }
 
   /**
-   * One resource's walk over the text: a position, the bytes written, and per nesting level the
+   * One resource's walk: a cursor over its text, the bytes written, and per nesting level the
    * fields written so far (to refuse a field given twice and to put the fields in number order).
-   * The text was checked whole by {@link JsonText}, so the walk only reads it.
    */
   private static final class Walk {
-    final Out out = new Out();
+    final WireOut out = new WireOut();
+    private final JsonCursor in = new JsonCursor();
     private Level[] levels = new Level[8];
     private int depth;
-    /** The document being read; null between resources. */
-    private byte @Nullable [] text;
-    private int pos;
-    /** Member names seen, each made once and interned (a small table by hash). */
-    private final String[] names = new String[256];
-    /** Short string values seen (enum names, type URLs), each made once. */
-    private final String[] strings = new String[256];
-    /** The UTF-8 bytes of each of {@link #names} and {@link #strings}, compared with the text's. */
-    private final byte[][] nameBytes = new byte[256][];
-    private final byte[][] stringBytes = new byte[256][];
 
     void start(byte[] text, int pos) {
-      this.text = text;
-      this.pos = pos;
-      this.depth = 0;
+      in.start(text, pos);
+      depth = 0;
       out.size = 0;
     }
 
-    /** The {@code Any} at {@code pos}: its message's fields, {@code "@type"} naming the message. */
+    void finish() {
+      in.finish();
+    }
+
+    /** The {@code Any} at the cursor: its message's fields, {@code "@type"} naming the message. */
     void anyMessage() throws Unsupported {
-      fields(descriptor(typeOfObject()), true);
+      fields(descriptor(in.typeOfObject()), true);
     }
 
-    /** The object at {@code pos}'s {@code "@type"} string (null without one), found without moving. */
-    private String typeOfObject() throws Unsupported {
-      int at = pos;
-      if (text[pos] != '{') {
-        throw new Unsupported("not an object");
-      }
-      pos++;
-      space();
-      String type = null;
-      while (type == null && text[pos] != '}') {
-        String name = name();
-        space();
-        pos++; // ':'
-        space();
-        if (!name.equals("@type")) {
-          skipValue();
-        } else if (text[pos] == '"') {
-          type = string();
-        } else {
-          throw new Unsupported("@type not a string");
-        }
-        space();
-        if (text[pos] == ',') {
-          pos++;
-          space();
-        }
-      }
-      pos = at;
-      return type;
-    }
-
-    /** The object at {@code pos} as the fields of {@code d}, in number order; {@code "@type"} skipped in an Any's. */
+    /** The object at the cursor as the fields of {@code d}, in number order ({@code "@type"} skipped in an Any). */
     private void fields(Descriptor d, boolean any) throws Unsupported {
-      if (text[pos] != '{') {
-        throw new Unsupported("not an object");
-      }
-      pos++;
+      in.openObject();
       Level level = enter();
       Map<String, FieldDescriptor> byName = level.fieldsOf(d);
       int bodyStart = out.size;
       boolean inOrder = true;
-      space();
-      while (text[pos] != '}') {
-        String name = name();
-        space();
-        pos++; // ':'
-        space();
+      while (in.hasMember()) {
+        String name = in.memberName();
         if (any && name.equals("@type")) {
-          skipValue();
+          in.skipValue();
         } else {
           FieldDescriptor f = byName.get(name);
           if (f == null || f.isMapField()) {
             throw new Unsupported("field " + name);
           }
           level.check(f);
-          if (literal("null")) {
+          if (in.literal("null")) {
             throw new Unsupported("null");
           }
           inOrder &= level.count == 0 || level.fields[level.count - 1].getNumber() < f.getNumber();
@@ -210,13 +164,8 @@ final class FastProtoReader {
           field(f);
           level.add(f, start, out.size);
         }
-        space();
-        if (text[pos] == ',') {
-          pos++;
-          space();
-        }
+        in.next();
       }
-      pos++;
       if (!inOrder) {
         level.sortInto(out, bodyStart);
       }
@@ -241,13 +190,8 @@ final class FastProtoReader {
         value(f, f.hasPresence());
         return;
       }
-      if (text[pos] != '[') {
-        throw new Unsupported("not an array");
-      }
-      pos++;
-      space();
-      if (text[pos] == ']') {
-        pos++;
+      in.openArray();
+      if (!in.hasElement()) {
         return;
       }
       int start = -1;
@@ -255,18 +199,14 @@ final class FastProtoReader {
         out.tag(f.getNumber(), WireFormat.WIRETYPE_LENGTH_DELIMITED);
         start = out.begin();
       }
-      while (true) {
+      do {
         if (start >= 0) {
           scalar(f, true);
         } else {
           value(f, true);
         }
-        space();
-        if (text[pos++] == ']') {
-          break;
-        }
-        space();
-      }
+        in.next();
+      } while (in.hasElement());
       if (start >= 0) {
         out.end(start);
       }
@@ -292,12 +232,12 @@ final class FastProtoReader {
     private boolean scalar(FieldDescriptor f, boolean always) throws Unsupported {
       switch (f.getType()) {
         case STRING -> {
-          return stringValue(always);
+          return in.writeString(out, always);
         }
         case BYTES -> {
           byte[] b;
           try {
-            b = Base64.getDecoder().decode(requireString());
+            b = Base64.getDecoder().decode(in.requireString());
           } catch (IllegalArgumentException e) {
             throw new Unsupported("base64");
           }
@@ -307,54 +247,54 @@ final class FastProtoReader {
           out.bytes(b);
         }
         case BOOL -> {
-          boolean b = bool();
+          boolean b = in.bool();
           if (!b && !always) {
             return false;
           }
           out.varint(b ? 1 : 0);
         }
         case INT32 -> {
-          return varint(integer(Integer.MIN_VALUE, Integer.MAX_VALUE), always);
+          return varint(in.integer(Integer.MIN_VALUE, Integer.MAX_VALUE), always);
         }
         case UINT32 -> {
-          return varint(integer(0, 0xFFFF_FFFFL), always);
+          return varint(in.integer(0, 0xFFFF_FFFFL), always);
         }
         case SINT32 -> {
-          int i = (int) integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+          int i = (int) in.integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
           return varint((i << 1) ^ (i >> 31) & 0xFFFF_FFFFL, always);
         }
         case FIXED32, SFIXED32 -> {
-          long i = f.getType() == FieldDescriptor.Type.FIXED32 ? integer(0, 0xFFFF_FFFFL)
-              : integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
+          long i = f.getType() == FieldDescriptor.Type.FIXED32 ? in.integer(0, 0xFFFF_FFFFL)
+              : in.integer(Integer.MIN_VALUE, Integer.MAX_VALUE);
           if (i == 0 && !always) {
             return false;
           }
           out.fixed32((int) i);
         }
         case INT64 -> {
-          return varint(integer(Long.MIN_VALUE, Long.MAX_VALUE), always);
+          return varint(in.integer(Long.MIN_VALUE, Long.MAX_VALUE), always);
         }
         case SINT64 -> {
-          long i = integer(Long.MIN_VALUE, Long.MAX_VALUE);
+          long i = in.integer(Long.MIN_VALUE, Long.MAX_VALUE);
           return varint((i << 1) ^ (i >> 63), always);
         }
         case SFIXED64 -> {
-          long i = integer(Long.MIN_VALUE, Long.MAX_VALUE);
+          long i = in.integer(Long.MIN_VALUE, Long.MAX_VALUE);
           if (i == 0 && !always) {
             return false;
           }
           out.fixed64(i);
         }
         case DOUBLE -> {
-          long bits = Double.doubleToRawLongBits(decimal());
+          long bits = Double.doubleToRawLongBits(in.decimal());
           if (bits == 0 && !always) {
             return false;
           }
           out.fixed64(bits);
         }
         case ENUM -> {
-          EnumValueDescriptor e = text[pos] == '"' ? enumValue(f.getEnumType(), string())
-              : f.getEnumType().findValueByNumber((int) integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+          EnumValueDescriptor e = in.at('"') ? enumValue(f.getEnumType(), in.string())
+              : f.getEnumType().findValueByNumber((int) in.integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
           if (e == null) {
             throw new Unsupported("enum value");
           }
@@ -381,27 +321,27 @@ final class FastProtoReader {
     private void message(Descriptor d) throws Unsupported {
       String name = d.getFullName();
       switch (name) {
-        case "google.protobuf.UInt32Value" -> wrapped(1, integer(0, 0xFFFF_FFFFL));
-        case "google.protobuf.Int32Value" -> wrapped(1, integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
-        case "google.protobuf.Int64Value" -> wrapped(1, integer(Long.MIN_VALUE, Long.MAX_VALUE));
-        case "google.protobuf.BoolValue" -> wrapped(1, bool() ? 1 : 0);
+        case "google.protobuf.UInt32Value" -> wrapped(1, in.integer(0, 0xFFFF_FFFFL));
+        case "google.protobuf.Int32Value" -> wrapped(1, in.integer(Integer.MIN_VALUE, Integer.MAX_VALUE));
+        case "google.protobuf.Int64Value" -> wrapped(1, in.integer(Long.MIN_VALUE, Long.MAX_VALUE));
+        case "google.protobuf.BoolValue" -> wrapped(1, in.bool() ? 1 : 0);
         case "google.protobuf.StringValue" -> {
           int mark = out.size;
           out.tag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-          if (!stringValue(false)) {
+          if (!in.writeString(out, false)) {
             out.size = mark;
           }
         }
         case "google.protobuf.DoubleValue" -> {
-          long bits = Double.doubleToRawLongBits(decimal());
+          long bits = Double.doubleToRawLongBits(in.decimal());
           if (bits != 0) {
             out.tag(1, WireFormat.WIRETYPE_FIXED64);
             out.fixed64(bits);
           }
         }
-        case "google.protobuf.Duration" -> duration(requireString());
+        case "google.protobuf.Duration" -> duration(in.requireString());
         case "google.protobuf.Any" -> {
-          String type = typeOfObject();
+          String type = in.typeOfObject();
           if (type == null) {
             throw new Unsupported("no @type");
           }
@@ -464,267 +404,6 @@ final class FastProtoReader {
       }
       return true;
     }
-
-    private boolean bool() throws Unsupported {
-      if (literal("true")) {
-        pos += "true".length();
-        return true;
-      }
-      if (literal("false")) {
-        pos += "false".length();
-        return false;
-      }
-      throw new Unsupported("not a boolean");
-    }
-
-    /** Whether the literal {@code word} (true, false, null) is at {@code pos}: checked JSON, its first letter tells. */
-    private boolean literal(String word) {
-      return text[pos] == word.charAt(0);
-    }
-
-    /**
-     * An integer written as digits, in a number or a string (proto3 JSON allows both); a string
-     * with escapes, a fraction or an exponent is left to JsonFormat.
-     */
-    private long integer(long min, long max) throws Unsupported {
-      int from;
-      int to;
-      if (text[pos] == '"') {
-        from = pos + 1;
-        to = from;
-        while (text[to] != '"') {
-          to++;
-        }
-        pos = to + 1;
-      } else if (text[pos] == '-' || (text[pos] >= '0' && text[pos] <= '9')) {
-        from = pos;
-        to = numberEnd();
-        pos = to;
-      } else {
-        throw new Unsupported("not an integer");
-      }
-      int length = to - from;
-      if (length == 0 || length > 19) {
-        throw new Unsupported("not an integer");
-      }
-      boolean negative = text[from] == '-';
-      if (negative && length == 1) {
-        throw new Unsupported("not plain digits");
-      }
-      long value = 0;
-      for (int i = negative ? from + 1 : from; i < to; i++) {
-        byte c = text[i];
-        if (c < '0' || c > '9') {
-          throw new Unsupported("not plain digits");
-        }
-        value = value * 10 + (c - '0'); // at most 18 digits after a sign, or 19 that may overflow: checked below
-        if (value < 0) {
-          throw new Unsupported("out of range");
-        }
-      }
-      value = negative ? -value : value;
-      if (value < min || value > max) {
-        throw new Unsupported("out of range");
-      }
-      return value;
-    }
-
-    private double decimal() throws Unsupported {
-      if (text[pos] != '-' && (text[pos] < '0' || text[pos] > '9')) {
-        throw new Unsupported("not a number");
-      }
-      int from = pos;
-      pos = numberEnd();
-      return Double.parseDouble(new String(text, from, pos - from, StandardCharsets.ISO_8859_1));
-    }
-
-    /** After the number at {@code pos} (checked JSON: sign, digits, fraction, exponent). */
-    private int numberEnd() {
-      int i = pos;
-      while (i < text.length) {
-        byte c = text[i];
-        if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-          i++;
-        } else {
-          break;
-        }
-      }
-      return i;
-    }
-
-    /**
-     * A string value, written as its length and UTF-8 bytes: without escapes, the text's own bytes
-     * (UTF-8 that JsonText checked), with no String between. False, with nothing written, when it
-     * is empty and {@code always} is false.
-     */
-    private boolean stringValue(boolean always) throws Unsupported {
-      if (text[pos] != '"') {
-        throw new Unsupported("not a string");
-      }
-      int from = pos + 1;
-      int i = from;
-      for (byte c = text[i]; c != '"'; c = text[++i]) {
-        if (c == '\\') {
-          out.string(string()); // escapes: decoded, then encoded
-          return true;
-        }
-      }
-      int length = i - from;
-      pos = i + 1;
-      if (length == 0 && !always) {
-        return false;
-      }
-      out.raw(text, from, length);
-      return true;
-    }
-
-    private String requireString() throws Unsupported {
-      if (text[pos] != '"') {
-        throw new Unsupported("not a string");
-      }
-      return string();
-    }
-
-    /** A member name at {@code pos}, interned; a name with escapes is left to JsonFormat. */
-    private String name() throws Unsupported {
-      int from = pos + 1;
-      int hash = 0;
-      int i = from;
-      for (byte c = text[i]; c != '"'; c = text[++i]) {
-        if (c == '\\') {
-          throw new Unsupported("escapes in a member name");
-        }
-        hash = 31 * hash + c;
-      }
-      pos = i + 1;
-      return known(names, nameBytes, from, i - from, hash, true);
-    }
-
-    /** The string at {@code pos} (an opening quote), its escapes decoded. */
-    private String string() throws Unsupported {
-      int from = pos + 1;
-      int hash = 0;
-      int i = from;
-      for (byte c = text[i]; c != '"'; c = text[++i]) {
-        if (c == '\\') {
-          return decodeEscaped(from);
-        }
-        hash = 31 * hash + c;
-      }
-      pos = i + 1;
-      // Short strings repeat (enum names, type URLs): each is made once.
-      int length = i - from;
-      return length <= 64 ? known(strings, stringBytes, from, length, hash, false)
-          : new String(text, from, length, StandardCharsets.UTF_8);
-    }
-
-    /** The string from {@code from} to its closing quote, with escapes, decoded; {@code pos} after it. */
-    private String decodeEscaped(int from) {
-      StringBuilder decoded = new StringBuilder();
-      int i = from;
-      int run = from;
-      while (text[i] != '"') {
-        if (text[i] != '\\') {
-          i++;
-          continue;
-        }
-        decoded.append(new String(text, run, i - run, StandardCharsets.UTF_8));
-        byte e = text[i + 1];
-        i += 2;
-        switch (e) {
-          case 'b' -> decoded.append('\b');
-          case 'f' -> decoded.append('\f');
-          case 'n' -> decoded.append('\n');
-          case 'r' -> decoded.append('\r');
-          case 't' -> decoded.append('\t');
-          case 'u' -> {
-            decoded.append((char) Integer.parseInt(new String(text, i, 4, StandardCharsets.ISO_8859_1), 16));
-            i += 4;
-          }
-          default -> decoded.append((char) e); // " \ /
-        }
-        run = i;
-      }
-      decoded.append(new String(text, run, i - run, StandardCharsets.UTF_8));
-      pos = i + 1;
-      return decoded.toString();
-    }
-
-    /**
-     * The {@code length} bytes at {@code from} as a String made once per thread: a slot of
-     * {@code table}, its bytes in {@code bytes}.
-     */
-    private String known(String[] table, byte[][] bytes, int from, int length, int hash, boolean intern) {
-      int slot = (hash ^ (hash >>> 16)) & (table.length - 1);
-      String s = table[slot];
-      if (s == null || !sameAs(bytes[slot], from, length)) {
-        s = new String(text, from, length, StandardCharsets.UTF_8);
-        if (intern) {
-          // Interned, as the field tables' names are: a lookup finds the same instance.
-          s = s.intern();
-        }
-        table[slot] = s;
-        bytes[slot] = Arrays.copyOfRange(text, from, from + length);
-      }
-      return s;
-    }
-
-    private boolean sameAs(byte[] known, int from, int length) {
-      if (known.length != length) {
-        return false;
-      }
-      for (int i = 0; i < length; i++) {
-        if (known[i] != text[from + i]) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    /** Past the value at {@code pos}. */
-    private void skipValue() {
-      byte c = text[pos];
-      if (c == '"') {
-        pos++;
-        while (text[pos] != '"') {
-          pos += text[pos] == '\\' ? 2 : 1;
-        }
-        pos++;
-      } else if (c == '{' || c == '[') {
-        int nesting = 0;
-        do {
-          byte d = text[pos];
-          if (d == '"') {
-            skipValue();
-            continue;
-          }
-          if (d == '{' || d == '[') {
-            nesting++;
-          } else if (d == '}' || d == ']') {
-            nesting--;
-          }
-          pos++;
-        } while (nesting > 0);
-      } else {
-        while (pos < text.length && !endsValue(text[pos])) {
-          pos++;
-        }
-      }
-    }
-
-    private static boolean endsValue(byte c) {
-      return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
-    }
-
-    private void space() {
-      while (pos < text.length) {
-        byte c = text[pos];
-        if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-          return;
-        }
-        pos++;
-      }
-    }
   }
 
   /** One object's fields as written so far: which, and where their bytes are. */
@@ -775,7 +454,7 @@ final class FastProtoReader {
      * Rewrites the message's bytes from {@code bodyStart} with its fields in number order (protobuf's):
      * an insertion sort of the few fields, then each field's bytes copied back from {@code out}'s spare.
      */
-    void sortInto(Out out, int bodyStart) {
+    void sortInto(WireOut out, int bodyStart) {
       if (order.length < count) {
         order = new int[fields.length];
       }
@@ -795,95 +474,6 @@ final class FastProtoReader {
         int length = ends[i] - starts[i];
         System.arraycopy(written, starts[i] - bodyStart, out.buf, at, length);
         at += length;
-      }
-    }
-  }
-
-  /** A growing buffer of wire bytes; a nested message is written in place and its length put before it. */
-  private static final class Out {
-    byte[] buf = new byte[1024];
-    int size;
-    /** A second buffer, reused, for bytes moved about. */
-    private byte[] spare = new byte[1024];
-
-    /** The spare buffer, with room for {@code length} bytes. */
-    byte[] spare(int length) {
-      if (spare.length < length) {
-        spare = new byte[Math.max(length, spare.length * 2)];
-      }
-      return spare;
-    }
-
-    void tag(int number, int wireType) {
-      varint(((long) number << 3) | wireType);
-    }
-
-    void varint(long value) {
-      ensure(10);
-      while ((value & ~0x7FL) != 0) {
-        buf[size++] = (byte) ((value & 0x7F) | 0x80);
-        value >>>= 7;
-      }
-      buf[size++] = (byte) value;
-    }
-
-    void fixed32(int value) {
-      ensure(4);
-      for (int i = 0; i < 4; i++) {
-        buf[size++] = (byte) (value >>> (8 * i));
-      }
-    }
-
-    void fixed64(long value) {
-      ensure(8);
-      for (int i = 0; i < 8; i++) {
-        buf[size++] = (byte) (value >>> (8 * i));
-      }
-    }
-
-    void bytes(byte[] b) {
-      varint(b.length);
-      ensure(b.length);
-      System.arraycopy(b, 0, buf, size, b.length);
-      size += b.length;
-    }
-
-    /** A string as UTF-8 with its length. */
-    void string(String s) {
-      bytes(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** {@code length} bytes of {@code text} with their length. */
-    void raw(byte[] text, int from, int length) {
-      varint(length);
-      ensure(length);
-      System.arraycopy(text, from, buf, size, length);
-      size += length;
-    }
-
-    /** Where a nested message starts. */
-    int begin() {
-      return size;
-    }
-
-    /** Puts the nested message's length before it. */
-    void end(int start) {
-      int length = size - start;
-      int lengthSize = 1;
-      for (long v = length; (v & ~0x7FL) != 0; v >>>= 7) {
-        lengthSize++;
-      }
-      ensure(lengthSize);
-      System.arraycopy(buf, start, buf, start + lengthSize, length);
-      int end = size + lengthSize;
-      size = start;
-      varint(length);
-      size = end;
-    }
-
-    private void ensure(int more) {
-      if (size + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
       }
     }
   }
